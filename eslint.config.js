@@ -1,0 +1,31 @@
+// Lint runs inside `npm test`: TypeScript-aware recommended rules, plus the few house rules we enforce.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "visualizations/**", "demo/.data/**", "test/.artifacts/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-restricted-imports": "off",
+    },
+  },
+  {
+    // Machines are pure: no I/O, no clock, no randomness, no Node built-ins.
+    files: ["machines/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: ["node:*", "../src/*", "../src/**"] }],
+      "no-restricted-globals": ["error", "fetch", "crypto", "setTimeout", "setInterval", "process"],
+      "no-restricted-properties": [
+        "error",
+        { object: "Date", property: "now", message: "Machines have no clock: take time from an actor." },
+        { object: "Math", property: "random", message: "Machines have no randomness." },
+      ],
+    },
+  },
+);
