@@ -1,0 +1,7 @@
+/** Dangerous overrides are symbols, so they cannot be set by accident from untyped input. */
+
+/** Set `skipCSRFCheck: skipCSRFCheck` to turn the CSRF check off (only for frameworks that do their own). */
+export const skipCSRFCheck: unique symbol = Symbol("appauth.skip-csrf-check");
+
+/** A provider's `[customFetch]` replaces `fetch` for every call to that provider's endpoints. */
+export const customFetch: unique symbol = Symbol("appauth.custom-fetch");

@@ -1,0 +1,349 @@
+/**
+ * The public types: resources (User, Session, JWT, Account, ...), provider shapes, the adapter
+ * contract and the configuration object. Applications extend `User`, `Session` and `JWT` by
+ * augmenting the interfaces of this module:
+ *
+ * ```ts
+ * declare module "appauth" {
+ *   interface Session { accessToken?: string }
+ *   interface JWT { role?: "admin" | "member" }
+ * }
+ * ```
+ */
+import type { AuthError, CredentialsSignin } from "./errors.js";
+import type { customFetch, skipCSRFCheck } from "./symbols.js";
+
+export type Awaitable<T> = T | PromiseLike<T>;
+
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn";
+
+export interface User {
+  id?: string;
+  name?: string | null;
+  email?: string | null;
+  image?: string | null;
+}
+
+export interface AdapterUser extends User {
+  id: string;
+  email: string;
+  emailVerified: Date | null;
+}
+
+export interface DefaultSession {
+  user?: User;
+  expires: string;
+}
+
+export interface Session extends DefaultSession {}
+
+/** The decoded content of the session token. Standard claims are managed by the library. */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null;
+  email?: string | null;
+  picture?: string | null;
+  sub?: string;
+  iat?: number;
+  exp?: number;
+  jti?: string;
+}
+
+export interface JWT extends DefaultJWT {}
+
+export interface AdapterSession {
+  sessionToken: string;
+  userId: string;
+  expires: Date;
+}
+
+export interface Account {
+  provider: string;
+  providerAccountId: string;
+  type: ProviderType;
+  userId?: string;
+  access_token?: string;
+  refresh_token?: string;
+  id_token?: string;
+  scope?: string;
+  token_type?: Lowercase<string>;
+  expires_in?: number;
+  expires_at?: number;
+  authorization_details?: unknown[];
+  session_state?: string;
+  [key: string]: unknown;
+}
+
+export interface AdapterAccount extends Account {
+  userId: string;
+  type: Extract<ProviderType, "oauth" | "oidc" | "email" | "webauthn">;
+}
+
+export interface AdapterAuthenticator {
+  credentialID: string;
+  credentialPublicKey: string;
+  counter: number;
+  credentialDeviceType: string;
+  credentialBackedUp: boolean;
+  transports?: string | null;
+  providerAccountId: string;
+  userId: string;
+}
+
+export interface VerificationToken {
+  identifier: string;
+  token: string;
+  expires: Date;
+}
+
+export interface Profile {
+  sub?: string | null;
+  id?: string | null;
+  name?: string | null;
+  email?: string | null;
+  email_verified?: boolean | null;
+  picture?: unknown;
+  [claim: string]: unknown;
+}
+
+/** The adapter contract: every method optional; a flow that needs a missing one fails loudly. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+  getUser?(id: string): Awaitable<AdapterUser | null>;
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+  getUserByAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterUser | null>;
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>;
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>;
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>;
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<void> | Awaitable<AdapterAccount | undefined>;
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>;
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>;
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined>;
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>;
+  createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>;
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>;
+  updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Providers
+
+export interface CommonProviderOptions {
+  id: string;
+  name: string;
+  type: ProviderType;
+}
+
+export interface CredentialInput {
+  label?: string;
+  type?: string;
+  placeholder?: string;
+  autocomplete?: string;
+  required?: boolean;
+}
+
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: "credentials";
+  credentials: C;
+  /**
+   * Checks the submitted credentials. Return a user to sign in, `null` to refuse, or throw
+   * `CredentialsSignin` (with a `code`) to refuse with a reason the sign-in page can show.
+   */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+  options?: Partial<Omit<CredentialsConfig<C>, "options" | "type">>;
+}
+
+export interface ProviderStyle {
+  brandColor?: string;
+  logo?: string;
+  /** @deprecated use `brandColor` */
+  bg?: string;
+  /** @deprecated */
+  text?: string;
+}
+
+/** Placeholder shape for provider types whose flows are not built yet (oauth, oidc, email, webauthn). */
+export interface OtherProviderConfig extends CommonProviderOptions {
+  type: Exclude<ProviderType, "credentials">;
+  style?: ProviderStyle;
+  options?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export type ProviderConfig = CredentialsConfig | OtherProviderConfig;
+
+/** A provider factory: listed bare (`providers: [GitHub]`) or called with overrides. */
+export type ProviderFactory<P extends ProviderConfig = ProviderConfig> = (overrides?: Partial<P>) => P;
+
+export type Provider = ProviderConfig | ProviderFactory;
+
+/** A provider as the library uses it at run time: defaults applied, URLs known. */
+export type InternalProvider = ProviderConfig & {
+  signinUrl: string;
+  callbackUrl: string;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light";
+  logo?: string;
+  brandColor?: string;
+  buttonText?: string;
+}
+
+export interface PagesOptions {
+  signIn?: string;
+  signOut?: string;
+  error?: string;
+  verifyRequest?: string;
+  newUser?: string;
+}
+
+export interface CookieOption {
+  name: string;
+  options: CookieSerializeOptions;
+}
+
+export interface CookieSerializeOptions {
+  httpOnly?: boolean;
+  sameSite?: "lax" | "strict" | "none";
+  path?: string;
+  secure?: boolean;
+  domain?: string;
+  maxAge?: number;
+  expires?: Date;
+}
+
+export type CookieName =
+  | "sessionToken"
+  | "callbackUrl"
+  | "csrfToken"
+  | "pkceCodeVerifier"
+  | "state"
+  | "nonce"
+  | "webauthnChallenge";
+
+export type CookiesOptions = Partial<Record<CookieName, Partial<CookieOption>>>;
+
+export interface LoggerInstance {
+  error(code: string, ...message: unknown[]): void;
+  warn(code: string, ...message: unknown[]): void;
+  debug(code: string, ...message: unknown[]): void;
+}
+
+export interface JWTEncodeParams<Payload = JWT> {
+  token?: Payload;
+  /** The session cookie's name: keys derived for one cookie never open another. */
+  salt: string;
+  secret: string | string[];
+  /** Seconds from now; default 30 days. */
+  maxAge?: number;
+}
+
+export interface JWTDecodeParams {
+  token?: string;
+  salt: string;
+  secret: string | string[];
+}
+
+export interface JWTOptions {
+  /** Seconds; defaults to `session.maxAge`. */
+  maxAge?: number;
+  encode?: (params: JWTEncodeParams) => Awaitable<string>;
+  decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>;
+}
+
+export interface SessionOptions {
+  strategy?: "jwt" | "database";
+  maxAge?: number;
+  updateAge?: number;
+  generateSessionToken?: () => string;
+}
+
+export interface CallbacksOptions {
+  signIn?: (params: {
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    credentials?: Record<string, unknown>;
+    email?: { verificationRequest?: boolean };
+  }) => Awaitable<boolean | string>;
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+  jwt?: (params: {
+    token: JWT;
+    user?: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    trigger?: "signIn" | "signUp" | "update";
+    /** @deprecated use `trigger === "signUp"` */
+    isNewUser?: boolean;
+    session?: unknown;
+  }) => Awaitable<JWT | null>;
+  session?: (params: {
+    session: Session;
+    token: JWT;
+    user: AdapterUser;
+    newSession?: unknown;
+    trigger?: "update";
+  }) => Awaitable<Session | DefaultSession>;
+}
+
+export interface EventCallbacks {
+  signIn?: (message: {
+    user: User;
+    account?: Account | null;
+    profile?: Profile;
+    isNewUser?: boolean;
+  }) => Awaitable<void>;
+  signOut?: (message: { session?: AdapterSession | null | void; token?: JWT | null }) => Awaitable<void>;
+  createUser?: (message: { user: User }) => Awaitable<void>;
+  updateUser?: (message: { user: User }) => Awaitable<void>;
+  linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>;
+}
+
+/** An observer of every machine the library runs (see `inspect` in DESIGN.md §2). */
+export type InspectionObserver = (event: unknown) => void;
+
+export interface AuthConfig {
+  providers: Provider[];
+  adapter?: Adapter;
+  basePath?: string;
+  secret?: string | string[];
+  session?: SessionOptions;
+  jwt?: JWTOptions;
+  callbacks?: CallbacksOptions;
+  events?: EventCallbacks;
+  pages?: PagesOptions;
+  cookies?: CookiesOptions;
+  useSecureCookies?: boolean;
+  trustHost?: boolean;
+  redirectProxyUrl?: string;
+  debug?: boolean;
+  logger?: Partial<LoggerInstance>;
+  experimental?: { enableWebAuthn?: boolean };
+  theme?: Theme;
+  skipCSRFCheck?: typeof skipCSRFCheck;
+  /** Watch every flow as it runs; secrets are redacted before an event reaches the observer. */
+  inspect?: InspectionObserver;
+  /** Options used internally by integrations; not part of the stable API. */
+  raw?: unknown;
+}
+
+/** `Auth`'s config argument: an object, or a function of the request (which may be absent). */
+export type AuthConfigInput = AuthConfig | ((request: Request | undefined) => Awaitable<AuthConfig>);
+
+export type CustomFetch = typeof customFetch;
+export type { AuthError, CredentialsSignin };
