@@ -19,7 +19,15 @@ export default tseslint.config(
     // Machines are pure: no I/O, no clock, no randomness, no Node built-ins.
     files: ["machines/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["node:*", "../src/*", "../src/**"] }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "Machines are pure: no Node built-ins." },
+            { group: ["../src/*", "../src/**"], allowTypeImports: true, message: "Machines import only types from src/." },
+          ],
+        },
+      ],
       "no-restricted-globals": ["error", "fetch", "crypto", "setTimeout", "setInterval", "process"],
       "no-restricted-properties": [
         "error",

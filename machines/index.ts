@@ -1,8 +1,20 @@
 /**
  * The flow definitions, pure and effect-free. Embed them in a custom server by providing the named
- * actors, guards and actions (see each machine's `setup`).
+ * actors (see each machine's `setup`) with `machine.provide({ actors })`.
  */
 import type { AnyStateMachine } from "xstate";
+import { credentialsSignInMachine } from "./credentials-signin.machine.js";
+import { sessionMachine } from "./session.machine.js";
+import { signOutMachine } from "./signout.machine.js";
+
+export * from "./credentials-signin.machine.js";
+export * from "./session.machine.js";
+export * from "./signout.machine.js";
+export type { FlowFailure } from "./shared.js";
 
 /** Every machine the library runs, by name: the visualizations are generated from this list. */
-export const allMachines: Record<string, AnyStateMachine> = {};
+export const allMachines: Record<string, AnyStateMachine> = {
+  credentialsSignIn: credentialsSignInMachine,
+  session: sessionMachine,
+  signOut: signOutMachine,
+};

@@ -98,6 +98,10 @@ export class InvalidCallbackUrl extends AuthError {
 export class InvalidCheck extends AuthError {
   static override type: ErrorType = "InvalidCheck";
 }
+/** A configuration that cannot work: an option of the wrong shape, or options that contradict each other. */
+export class InvalidConfiguration extends AuthError {
+  static override type: ErrorType = "Configuration";
+}
 export class InvalidEndpoints extends AuthError {
   static override type: ErrorType = "InvalidEndpoints";
 }

@@ -35,6 +35,8 @@ export interface DefaultSession {
   expires: string;
 }
 
+// Augmented by applications: declaration merging needs an interface, even an empty one.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Session extends DefaultSession {}
 
 /** The decoded content of the session token. Standard claims are managed by the library. */
@@ -48,6 +50,7 @@ export interface DefaultJWT extends Record<string, unknown> {
   jti?: string;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface JWT extends DefaultJWT {}
 
 export interface AdapterSession {

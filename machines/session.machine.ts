@@ -1,0 +1,161 @@
+/**
+ * Reading (GET /session) and updating (POST /session) a JWT session. The token is decoded, passed
+ * through the `jwt` callback, re-issued only when it changed, was opened by an older secret, or is
+ * older than `updateAge` (rolling expiry without re-encrypting on every read), and shaped by the
+ * `session` callback. Time comes in as input: the machine has no clock.
+ */
+import { assign, emit, setup } from "xstate";
+import type { JWT, Session } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+
+export interface SessionInput {
+  /** The session cookie's value, joined from its chunks; absent when there is no cookie. */
+  token?: string;
+  /** Present on POST /session: the client's `data`, handed to the callbacks as an update. */
+  update?: { data: unknown };
+  /** Milliseconds since the epoch when the request arrived. */
+  now: number;
+  /** Seconds a token may age before a read re-issues it (0: every read). */
+  updateAge: number;
+  req: RequestContext;
+}
+
+export interface SessionContext extends SessionInput {
+  payload?: JWT;
+  secretIndex: number;
+  changed: boolean;
+  expires?: string;
+  session?: Session;
+  cookies: SetCookie[];
+  failure?: FlowFailure;
+}
+
+export type SessionOutput =
+  | { outcome: "active"; session: Session; cookies: SetCookie[] }
+  | { outcome: "none" }
+  | { outcome: "invalid"; failure?: FlowFailure };
+
+export type SessionEmitted = { type: "session"; session: Session; token: JWT };
+
+type Decoded = { payload: JWT; secretIndex: number } | null;
+type CallbackResult = { token: JWT | null; changed: boolean };
+
+export const sessionMachine = setup({
+  types: {
+    input: {} as SessionInput,
+    context: {} as SessionContext,
+    output: {} as SessionOutput,
+    emitted: {} as SessionEmitted,
+  },
+  actors: {
+    decodeSessionToken: effect<Decoded, { token: string; req: RequestContext }>("decodeSessionToken"),
+    jwtCallback: effect<CallbackResult, { token: JWT; trigger?: "update"; session?: unknown }>("jwtCallback"),
+    encodeSessionToken: effect<{ cookies: SetCookie[]; expires: string }, { token: JWT; req: RequestContext }>(
+      "encodeSessionToken",
+    ),
+    sessionCallback: effect<
+      Session,
+      { token: JWT; expires: string; trigger?: "update"; newSession?: unknown }
+    >("sessionCallback"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+  },
+  guards: {
+    hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
+    tokenOpened: (_, output: Decoded) => output !== null,
+    tokenKept: (_, output: CallbackResult) => output.token !== null && typeof output.token === "object",
+    reissueDue: ({ context }) => {
+      if (context.update || context.changed || context.secretIndex > 0) return true;
+      const iat = typeof context.payload?.iat === "number" ? context.payload.iat : 0;
+      return context.now - iat * 1000 >= context.updateAge * 1000;
+    },
+  },
+}).createMachine({
+  id: "session",
+  context: ({ input }) => ({ ...input, secretIndex: 0, changed: false, cookies: [] }),
+  initial: "checkingCookie",
+  states: {
+    checkingCookie: {
+      always: [{ guard: "hasToken", target: "decoding" }, { target: "noSession" }],
+    },
+    decoding: {
+      invoke: {
+        src: "decodeSessionToken",
+        input: ({ context }) => ({ token: context.token!, req: context.req }),
+        onDone: [
+          {
+            guard: { type: "tokenOpened", params: ({ event }) => event.output },
+            target: "runningJwtCallback",
+            actions: assign(({ event }) => ({ payload: event.output!.payload, secretIndex: event.output!.secretIndex })),
+          },
+          { target: "invalid" },
+        ],
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "SessionTokenError" as const }) } },
+      },
+    },
+    runningJwtCallback: {
+      invoke: {
+        src: "jwtCallback",
+        input: ({ context }) =>
+          context.update
+            ? { token: context.payload!, trigger: "update" as const, session: context.update.data }
+            : { token: context.payload! },
+        onDone: [
+          {
+            guard: { type: "tokenKept", params: ({ event }) => event.output },
+            target: "checkingExpiry",
+            actions: assign(({ event }) => ({ payload: event.output.token!, changed: event.output.changed })),
+          },
+          { target: "invalid" },
+        ],
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    checkingExpiry: {
+      always: [
+        { guard: "reissueDue", target: "reissuing" },
+        {
+          target: "runningSessionCallback",
+          actions: assign({
+            expires: ({ context }) => new Date((context.payload!.exp ?? 0) * 1000).toISOString(),
+          }),
+        },
+      ],
+    },
+    reissuing: {
+      invoke: {
+        src: "encodeSessionToken",
+        input: ({ context }) => ({ token: context.payload!, req: context.req }),
+        onDone: {
+          target: "runningSessionCallback",
+          actions: assign(({ event }) => ({ cookies: event.output.cookies, expires: event.output.expires })),
+        },
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    runningSessionCallback: {
+      invoke: {
+        src: "sessionCallback",
+        input: ({ context }) =>
+          context.update
+            ? { token: context.payload!, expires: context.expires!, trigger: "update" as const, newSession: context.update.data }
+            : { token: context.payload!, expires: context.expires! },
+        onDone: { target: "active", actions: assign({ session: ({ event }) => event.output }) },
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    active: {
+      type: "final",
+      entry: emit(({ context }) => ({ type: "session" as const, session: context.session!, token: context.payload! })),
+      output: ({ context }) => ({ outcome: "active", session: context.session!, cookies: context.cookies }),
+    },
+    noSession: { type: "final", output: () => ({ outcome: "none" }) },
+    invalid: {
+      type: "final",
+      output: ({ context }) => (context.failure ? { outcome: "invalid", failure: context.failure } : { outcome: "invalid" }),
+    },
+  },
+  output: ({ event }) => event.output as SessionOutput,
+});

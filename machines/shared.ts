@@ -1,0 +1,23 @@
+/**
+ * Types and helpers every machine shares. Machines are pure: effects are named actors whose
+ * implementations `src/` provides once per configuration; a placeholder left unprovided fails loudly.
+ */
+import { fromPromise } from "xstate";
+import type { SetCookie } from "../src/cookies.js";
+
+/** An effect placeholder: the machine names it, `src/` supplies it with `machine.provide()`. */
+export function effect<Output, Input>(name: string) {
+  return fromPromise<Output, Input>(async () => {
+    throw new Error(`The effect "${name}" was not provided to this machine.`);
+  });
+}
+
+/** An error as data: what a flow ended with, for `src/` to map to a redirect or a status. */
+export interface FlowFailure {
+  /** The error thrown by an effect, or one the machine chose (e.g. `AccessDenied`). */
+  error: unknown;
+  /** The error type the machine decided on when the effect's own error is not the point. */
+  as?: "AccessDenied" | "CredentialsSignin" | "Configuration" | "SessionTokenError";
+}
+
+export type { SetCookie };

@@ -1,0 +1,97 @@
+/**
+ * Sign-out (POST /signout): read the session so the `signOut` event can say whose it was, end it
+ * where it lives (nothing to do for a JWT; the record for a database session), and leave for the
+ * callback URL. The cookie is cleared whatever happens on the way: sign-out never fails open.
+ */
+import { assign, emit, setup } from "xstate";
+import type { JWT } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure } from "./shared.js";
+
+export interface SignOutInput {
+  /** The session cookie's value, joined from its chunks; absent when there is no cookie. */
+  token?: string;
+  /** Where to go afterwards; untrusted until `resolveRedirect` has judged it. */
+  callbackUrl: string;
+  req: RequestContext;
+}
+
+export interface SignOutContext extends SignOutInput {
+  payload: JWT | null;
+  redirectTo?: string;
+  failure?: FlowFailure;
+}
+
+export type SignOutOutput = { outcome: "signedOut"; redirectTo: string; failure?: FlowFailure };
+
+export type SignOutEmitted = { type: "signOut"; token: JWT | null };
+
+export const signOutMachine = setup({
+  types: {
+    input: {} as SignOutInput,
+    context: {} as SignOutContext,
+    output: {} as SignOutOutput,
+    emitted: {} as SignOutEmitted,
+  },
+  actors: {
+    readSession: effect<JWT | null, { token: string; req: RequestContext }>("readSession"),
+    endSession: effect<void, { token: string; payload: JWT | null; req: RequestContext }>("endSession"),
+    resolveRedirect: effect<string, { url: string; req: RequestContext }>("resolveRedirect"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+  },
+  guards: {
+    hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
+  },
+}).createMachine({
+  id: "signOut",
+  context: ({ input }) => ({ ...input, payload: null }),
+  initial: "checkingCookie",
+  states: {
+    checkingCookie: {
+      always: [{ guard: "hasToken", target: "readingSession" }, { target: "resolvingRedirect" }],
+    },
+    readingSession: {
+      invoke: {
+        src: "readSession",
+        input: ({ context }) => ({ token: context.token!, req: context.req }),
+        onDone: { target: "endingSession", actions: assign({ payload: ({ event }) => event.output }) },
+        // A session that cannot be read is still ended: the cookie goes either way.
+        onError: { target: "endingSession" },
+      },
+    },
+    endingSession: {
+      entry: emit(({ context }) => ({ type: "signOut" as const, token: context.payload })),
+      invoke: {
+        src: "endSession",
+        input: ({ context }) => ({ token: context.token!, payload: context.payload, req: context.req }),
+        onDone: { target: "resolvingRedirect" },
+        onError: {
+          target: "resolvingRedirect",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    resolvingRedirect: {
+      invoke: {
+        src: "resolveRedirect",
+        input: ({ context }) => ({ url: context.callbackUrl, req: context.req }),
+        onDone: { target: "signedOut", actions: assign({ redirectTo: ({ event }) => event.output }) },
+        onError: {
+          target: "signedOut",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    signedOut: {
+      type: "final",
+      output: ({ context }) => ({
+        outcome: "signedOut",
+        redirectTo: context.redirectTo ?? "",
+        ...(context.failure ? { failure: context.failure } : {}),
+      }),
+    },
+  },
+  output: ({ event }) => event.output as SignOutOutput,
+});

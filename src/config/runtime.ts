@@ -1,0 +1,226 @@
+/**
+ * A configuration resolved for use: environment defaults merged, defaults applied, options
+ * validated and the flows' machines bound to their effects. Built once per config object (cached
+ * in a WeakMap), so the per-request cost is one lookup; several configs in a process never share state.
+ */
+import { defaultCookies, type ResolvedCookies } from "../cookies.js";
+import {
+  ExperimentalFeatureNotEnabled,
+  InvalidConfiguration,
+  MissingAuthorize,
+  MissingSecret,
+  UnsupportedStrategy,
+} from "../errors.js";
+import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from "../jwt/index.js";
+import { createLogger } from "../logger.js";
+import { defaultRedirect } from "../redirect.js";
+import { skipCSRFCheck } from "../symbols.js";
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  EventCallbacks,
+  InspectionObserver,
+  JWT,
+  JWTDecodeParams,
+  JWTEncodeParams,
+  LoggerInstance,
+  PagesOptions,
+  ProviderConfig,
+  Session,
+} from "../types.js";
+import { envDefaults, isProduction, processEnv, providerEnvDefaults, urlFromEnv, type Env } from "./env.js";
+import { validateConfigShape } from "./schema.js";
+
+export interface ResolvedTheme {
+  colorScheme: "auto" | "dark" | "light";
+  logo?: string;
+  brandColor?: string;
+  buttonText?: string;
+}
+
+export interface Runtime {
+  config: AuthConfig;
+  env: Env;
+  basePath: string;
+  /** Newest first: the first encrypts and signs, all of them decrypt and verify. */
+  secrets: string[];
+  trustHost: boolean;
+  /** `APPAUTH_URL`/`AUTH_URL`, when set: the origin every request is answered on. */
+  envUrl?: URL;
+  useSecureCookies?: boolean;
+  providers: ProviderConfig[];
+  providerById: ReadonlyMap<string, ProviderConfig>;
+  session: { strategy: "jwt" | "database"; maxAge: number; updateAge: number; generateSessionToken: () => string };
+  jwt: {
+    maxAge: number;
+    encode: (params: JWTEncodeParams) => Promise<string>;
+    decode: (params: JWTDecodeParams) => Promise<{ payload: JWT; secretIndex: number } | null>;
+  };
+  callbacks: Required<Pick<CallbacksOptions, "signIn" | "redirect" | "jwt" | "session">>;
+  events: EventCallbacks;
+  pages: PagesOptions;
+  theme: ResolvedTheme;
+  logger: LoggerInstance;
+  skipCSRFCheck: boolean;
+  inspect?: InspectionObserver;
+  cookies(secure: boolean): ResolvedCookies;
+}
+
+const runtimes = new WeakMap<AuthConfig, Runtime>();
+
+/** The runtime for `config`, built and validated on first use. Throws an `AuthError` for a bad config. */
+export function getRuntime(config: AuthConfig, env: Env = processEnv()): Runtime {
+  const cached = runtimes.get(config);
+  if (cached) return cached;
+  const runtime = buildRuntime(config, env);
+  runtimes.set(config, runtime);
+  return runtime;
+}
+
+/** Development only: one random secret per process, so sessions survive a request but never a restart. */
+let developmentSecret: string | undefined;
+
+function resolveSecrets(config: AuthConfig, env: Env, logger: LoggerInstance): string[] {
+  const secret = config.secret;
+  if (secret !== undefined) return Array.isArray(secret) ? [...secret] : [secret];
+  if (isProduction(env)) {
+    throw new MissingSecret("Please define a `secret` (or set APPAUTH_SECRET / AUTH_SECRET) in production.");
+  }
+  logger.warn(
+    "MissingSecret",
+    "No secret configured: using a random development secret; sessions end when the process restarts. Set APPAUTH_SECRET.",
+  );
+  developmentSecret ??= Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return [developmentSecret];
+}
+
+function resolveProviders(config: AuthConfig, env: Env): ProviderConfig[] {
+  return config.providers.map((entry) => {
+    const base = typeof entry === "function" ? entry() : entry;
+    // `options` holds the user's overrides of a factory's defaults.
+    const merged = { ...base, ...(base.options ?? {}) } as ProviderConfig;
+    return { ...merged, ...providerEnvDefaults(env, merged) } as ProviderConfig;
+  });
+}
+
+function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
+  const seen = new Set<string>();
+  providers.forEach((provider, index) => {
+    const where = `providers[${index}] (${provider.id})`;
+    if (seen.has(provider.id)) throw new InvalidConfiguration(`${where}: the id "${provider.id}" is used twice.`);
+    seen.add(provider.id);
+    if (provider.type === "credentials" && typeof provider.authorize !== "function") {
+      throw new MissingAuthorize(`${where}: a credentials provider needs an \`authorize\` function.`);
+    }
+    if (provider.type === "webauthn" && !config.experimental?.enableWebAuthn) {
+      throw new ExperimentalFeatureNotEnabled(`${where}: WebAuthn is experimental; set experimental.enableWebAuthn.`);
+    }
+    if (provider.type !== "credentials") {
+      throw new UnsupportedStrategy(`${where}: providers of type "${provider.type}" are not supported by this version yet.`);
+    }
+  });
+}
+
+function randomSessionToken(): string {
+  return crypto.randomUUID();
+}
+
+function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
+  validateConfigShape(userConfig);
+  const config: AuthConfig = { ...userConfig, ...envDefaults(env, userConfig) };
+  const logger = createLogger(config.logger, config.debug ?? false);
+  const secrets = resolveSecrets(config, env, logger);
+
+  const providers = resolveProviders(config, env);
+  checkProviders(providers, config);
+
+  if (config.skipCSRFCheck !== undefined && config.skipCSRFCheck !== skipCSRFCheck) {
+    throw new InvalidConfiguration("skipCSRFCheck: expected the `skipCSRFCheck` symbol exported by appauth.");
+  }
+  if (config.experimental?.enableWebAuthn) {
+    logger.warn("ExperimentalFeature", "experimental.enableWebAuthn is on: it may change or be removed without notice.");
+  }
+
+  const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
+  if (strategy === "database") {
+    throw new UnsupportedStrategy(
+      "session.strategy: database sessions are not supported by this version yet; use the jwt strategy.",
+    );
+  }
+
+  const envUrlRaw = urlFromEnv(env);
+  let envUrl: URL | undefined;
+  if (envUrlRaw) {
+    try {
+      envUrl = new URL(envUrlRaw);
+    } catch {
+      throw new InvalidConfiguration(`APPAUTH_URL/AUTH_URL: "${envUrlRaw}" is not an absolute URL.`);
+    }
+  }
+
+  const maxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE;
+  const jwtMaxAge = config.jwt?.maxAge ?? maxAge;
+  const customEncode = config.jwt?.encode;
+  const customDecode = config.jwt?.decode;
+
+  const cookieSets = new Map<boolean, ResolvedCookies>();
+  const cookies = (secure: boolean): ResolvedCookies => {
+    let set = cookieSets.get(secure);
+    if (!set) {
+      set = defaultCookies(secure, config.cookies);
+      cookieSets.set(secure, set);
+    }
+    return set;
+  };
+
+  const userCallbacks = config.callbacks ?? {};
+  return {
+    config,
+    env,
+    basePath: config.basePath ?? "/auth",
+    secrets,
+    trustHost: config.trustHost ?? false,
+    envUrl,
+    useSecureCookies: config.useSecureCookies,
+    providers,
+    providerById: new Map(providers.map((p) => [p.id, p])),
+    session: {
+      strategy,
+      maxAge,
+      updateAge: config.session?.updateAge ?? 86400,
+      generateSessionToken: config.session?.generateSessionToken ?? randomSessionToken,
+    },
+    jwt: {
+      maxAge: jwtMaxAge,
+      encode: async (params) => (customEncode ? customEncode(params) : defaultEncode(params)),
+      decode: async (params) => {
+        if (!customDecode) return decodeWithSecretIndex(params);
+        const payload = await customDecode(params);
+        return payload ? { payload, secretIndex: 0 } : null;
+      },
+    },
+    callbacks: {
+      signIn: userCallbacks.signIn ?? (() => true),
+      redirect: userCallbacks.redirect ?? defaultRedirect,
+      jwt: userCallbacks.jwt ?? (({ token }) => token),
+      session: userCallbacks.session ?? defaultSessionCallback,
+    },
+    events: config.events ?? {},
+    pages: config.pages ?? {},
+    theme: {
+      colorScheme: config.theme?.colorScheme ?? "auto",
+      logo: config.theme?.logo,
+      brandColor: config.theme?.brandColor,
+      buttonText: config.theme?.buttonText,
+    },
+    logger,
+    skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+    inspect: config.inspect,
+    cookies,
+  };
+}
+
+/** By default only the name, email and picture of the token reach the client. */
+function defaultSessionCallback({ session }: { session: Session }): Session {
+  return session;
+}

@@ -1,0 +1,129 @@
+/**
+ * The GET routes that show a page: sign-in, sign-out, error and verify-request. Each redirects to
+ * the application's own page when `pages` names one, and otherwise renders the built-in page.
+ */
+import type { Runtime } from "../config/runtime.js";
+import { resolveCsrf } from "../csrf.js";
+import { isClientSafeErrorType } from "../errors.js";
+import { renderErrorPage, renderSignInPage, renderSignOutPage, renderVerifyRequestPage, type PageProvider } from "../pages/index.js";
+import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import type { RequestContext } from "../request-context.js";
+import type { ResponsePlan } from "../response.js";
+import type { SetCookie } from "../cookies.js";
+import type { CredentialsConfig } from "../types.js";
+
+/** `pages.<name>` as an absolute URL carrying `params`, or undefined when the built-in page serves. */
+export function customPageUrl(
+  rt: Runtime,
+  ctx: RequestContext,
+  page: keyof Runtime["pages"],
+  params?: URLSearchParams,
+): string | undefined {
+  const target = rt.pages[page];
+  if (!target) return undefined;
+  const url = new URL(normalizeUrl(target, ctx.origin));
+  for (const [key, value] of params ?? []) url.searchParams.set(key, value);
+  return url.href;
+}
+
+/** Where sign-in errors and sign-in requests go: `pages.signIn` or the built-in `/signin`. */
+export function signInPageUrl(rt: Runtime, ctx: RequestContext, params?: URLSearchParams): string {
+  const custom = customPageUrl(rt, ctx, "signIn", params);
+  if (custom) return custom;
+  const query = params?.toString();
+  return `${ctx.baseUrl}/signin${query ? `?${query}` : ""}`;
+}
+
+export function errorPageUrl(rt: Runtime, ctx: RequestContext, params: URLSearchParams): string {
+  return customPageUrl(rt, ctx, "error", params) ?? `${ctx.baseUrl}/error?${params.toString()}`;
+}
+
+export function pageProviders(rt: Runtime, ctx: RequestContext): PageProvider[] {
+  return rt.providers.map((provider) => {
+    const entry: PageProvider = {
+      id: provider.id,
+      name: provider.name,
+      type: provider.type,
+      signinUrl: `${ctx.baseUrl}/signin/${encodeURIComponent(provider.id)}`,
+      callbackUrl: `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}`,
+    };
+    if (provider.type === "credentials") entry.credentials = (provider as CredentialsConfig).credentials;
+    else if (provider.style) entry.style = provider.style;
+    return entry;
+  });
+}
+
+async function csrfFor(rt: Runtime, ctx: RequestContext): Promise<{ token: string; cookies: SetCookie[] }> {
+  const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets);
+  return { token: csrf.token, cookies: csrf.cookie ? [csrf.cookie] : [] };
+}
+
+export async function showSignIn(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
+  const requested = ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
+  const callbackUrl = await resolveRedirectUrl(requested, ctx, rt.callbacks.redirect);
+  const custom = customPageUrl(rt, ctx, "signIn", forwardParams(ctx.query, callbackUrl));
+  if (custom) return { redirect: custom };
+  const csrf = await csrfFor(rt, ctx);
+  const error = ctx.query.get("error") ?? undefined;
+  const code = ctx.query.get("code") ?? undefined;
+  const page = renderSignInPage({
+    theme: rt.theme,
+    providers: pageProviders(rt, ctx),
+    csrfToken: csrf.token,
+    callbackUrl,
+    ...(error ? { error } : {}),
+    ...(code && error === "CredentialsSignin" ? { code } : {}),
+  });
+  const remember: SetCookie = { name: ctx.cookies.callbackUrl.name, value: callbackUrl, options: ctx.cookies.callbackUrl.options };
+  return { status: page.status, html: page.html, cookies: [...csrf.cookies, remember] };
+}
+
+function forwardParams(query: URLSearchParams, callbackUrl: string): URLSearchParams {
+  const params = new URLSearchParams({ callbackUrl });
+  for (const key of ["error", "code"]) {
+    const value = query.get(key);
+    if (value) params.set(key, value);
+  }
+  return params;
+}
+
+export async function showSignOut(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
+  const custom = customPageUrl(rt, ctx, "signOut", new URLSearchParams(ctx.query));
+  if (custom) return { redirect: custom };
+  const requested = ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
+  const callbackUrl = await resolveRedirectUrl(requested, ctx, rt.callbacks.redirect);
+  const csrf = await csrfFor(rt, ctx);
+  const page = renderSignOutPage({ theme: rt.theme, csrfToken: csrf.token, signOutUrl: `${ctx.baseUrl}/signout`, callbackUrl });
+  return { status: page.status, html: page.html, cookies: csrf.cookies };
+}
+
+export function showError(rt: Runtime, ctx: RequestContext): ResponsePlan {
+  const requested = ctx.query.get("error") ?? "Default";
+  // Only client-safe types are shown by name; anything else a URL carries is shown as the default.
+  const error = requested === "Configuration" || isClientSafeErrorType(requested) ? requested : "Default";
+  const custom = customPageUrl(rt, ctx, "error", new URLSearchParams({ error }));
+  // A custom error page that is this very route would loop: serve the built-in one instead.
+  if (custom && new URL(custom).pathname !== ctx.url.pathname) return { redirect: custom };
+  const page = renderErrorPage({ theme: rt.theme, error, signInUrl: `${ctx.baseUrl}/signin`, homeUrl: ctx.origin });
+  return { status: page.status, html: page.html };
+}
+
+export function showVerifyRequest(rt: Runtime, ctx: RequestContext): ResponsePlan {
+  const custom = customPageUrl(rt, ctx, "verifyRequest", new URLSearchParams(ctx.query));
+  if (custom) return { redirect: custom };
+  const page = renderVerifyRequestPage({ theme: rt.theme, homeUrl: ctx.origin });
+  return { status: page.status, html: page.html };
+}
+
+export async function showCsrf(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
+  const csrf = await csrfFor(rt, ctx);
+  return { json: { csrfToken: csrf.token }, cookies: csrf.cookies };
+}
+
+export function showProviders(rt: Runtime, ctx: RequestContext): ResponsePlan {
+  const body: Record<string, { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }> = {};
+  for (const p of pageProviders(rt, ctx)) {
+    body[p.id] = { id: p.id, name: p.name, type: p.type, signinUrl: p.signinUrl, callbackUrl: p.callbackUrl };
+  }
+  return { json: body };
+}

@@ -1,0 +1,79 @@
+/**
+ * Runs one flow: an actor from a machine bound to its effects, observed before it starts and
+ * stopped when it ends. Emitted events go to `config.events` (a handler that throws is logged and
+ * never breaks the flow), and inspection events reach `config.inspect` with secrets redacted.
+ */
+import { createActor, type AnyStateMachine, type InspectionEvent, type OutputFrom, type InputFrom } from "xstate";
+import type { Runtime } from "../config/runtime.js";
+import type { EventCallbacks } from "../types.js";
+
+const SECRET_KEYS = /token|secret|password|credential|verifier|cookie|code|nonce|state|challenge|authorization/i;
+
+/** A deep copy of `value` with every property whose name suggests a secret replaced by "[redacted]". */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== "object") return value;
+  if (value instanceof Request) return { method: value.method, url: "[request]" };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value instanceof Date || value instanceof URL) return String(value);
+  if (value instanceof Map || value instanceof Set) return `[${value.constructor.name}]`;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    // Machine state names (e.g. "checkingSignIn") are not secrets: only redact data-bearing keys.
+    out[key] = SECRET_KEYS.test(key) && key !== "type" && key !== "value" ? "[redacted]" : redact(v, depth + 1);
+  }
+  return out;
+}
+
+function inspector(rt: Runtime): ((event: InspectionEvent) => void) | undefined {
+  const observer = rt.inspect;
+  if (!observer) return undefined;
+  return (event) => {
+    try {
+      const safe: Record<string, unknown> = { type: event.type, actorId: (event.actorRef as { id?: string }).id };
+      if ("event" in event) safe.event = redact(event.event);
+      if ("snapshot" in event) {
+        const snapshot = event.snapshot as { value?: unknown; context?: unknown; status?: unknown };
+        safe.snapshot = { value: snapshot.value, status: snapshot.status, context: redact(snapshot.context) };
+      }
+      observer(safe);
+    } catch (error) {
+      rt.logger.warn("InspectError", error);
+    }
+  };
+}
+
+type EmittedEvent = { type: string; [key: string]: unknown };
+
+async function deliver(rt: Runtime, event: EmittedEvent): Promise<void> {
+  const { type, ...message } = event;
+  const handler = rt.events[type as keyof EventCallbacks] as ((message: unknown) => unknown) | undefined;
+  if (!handler) return;
+  try {
+    await handler(message);
+  } catch (error) {
+    rt.logger.error("EventError", `The "${type}" event handler threw; the flow went on.`, error);
+  }
+}
+
+/** Runs `machine` with `input` to completion and returns its output. */
+export async function runFlow<M extends AnyStateMachine>(rt: Runtime, machine: M, input: InputFrom<M>): Promise<OutputFrom<M>> {
+  const deliveries: Promise<void>[] = [];
+  const actor = createActor(machine, { input, inspect: inspector(rt) });
+  actor.on("*", (event: EmittedEvent) => {
+    deliveries.push(deliver(rt, event));
+  });
+  const finished = new Promise<OutputFrom<M>>((resolve, reject) => {
+    actor.subscribe({
+      complete: () => resolve((actor.getSnapshot() as { output?: unknown }).output as OutputFrom<M>),
+      error: reject,
+    });
+  });
+  actor.start();
+  try {
+    const output = await finished;
+    if (deliveries.length) await Promise.all(deliveries);
+    return output;
+  } finally {
+    actor.stop();
+  }
+}

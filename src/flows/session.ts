@@ -1,0 +1,71 @@
+/**
+ * GET /session reads the session; POST /session updates it (the client's `update(data)`).
+ * The session machine decides; this module supplies its effects and shapes the answer.
+ */
+import { fromPromise } from "xstate";
+import { sessionMachine } from "../../machines/session.machine.js";
+import type { Runtime } from "../config/runtime.js";
+import { JWTSessionError } from "../errors.js";
+import type { RequestContext } from "../request-context.js";
+import type { ResponsePlan } from "../response.js";
+import { clearSessionCookies, decodeSessionToken, encodeSessionCookies, readSessionCookie } from "../session/jwt-session.js";
+import type { AdapterUser, JWT, Session } from "../types.js";
+import { runFlow } from "./run.js";
+
+export function bindSessionMachine(rt: Runtime) {
+  return sessionMachine.provide({
+    actors: {
+      decodeSessionToken: fromPromise(({ input }) => decodeSessionToken(rt, input.req, input.token)),
+      jwtCallback: fromPromise(async ({ input }) => {
+        // Snapshot before the callback: it may mutate the token in place.
+        const before = JSON.stringify(input.token);
+        const token = await rt.callbacks.jwt(
+          input.trigger ? { token: input.token, trigger: input.trigger, session: input.session } : { token: input.token },
+        );
+        return { token: token ?? null, changed: token ? JSON.stringify(token) !== before : false };
+      }),
+      encodeSessionToken: fromPromise(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
+      sessionCallback: fromPromise(async ({ input }) => {
+        const token: JWT = input.token;
+        const session: Session = {
+          user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
+          expires: input.expires,
+        };
+        return rt.callbacks.session({
+          session,
+          token,
+          // The database strategy's user: absent with JWT sessions.
+          user: undefined as unknown as AdapterUser,
+          ...(input.trigger ? { trigger: input.trigger, newSession: input.newSession } : {}),
+        });
+      }),
+    },
+  });
+}
+
+export type BoundSessionMachine = ReturnType<typeof bindSessionMachine>;
+
+export async function handleSession(
+  rt: Runtime,
+  machine: BoundSessionMachine,
+  ctx: RequestContext,
+): Promise<ResponsePlan> {
+  const update = ctx.method === "POST" ? { data: ctx.body.data } : undefined;
+  const token = readSessionCookie(ctx);
+  const output = await runFlow(rt, machine, {
+    token,
+    ...(update ? { update } : {}),
+    now: Date.now(),
+    updateAge: rt.session.updateAge,
+    req: ctx,
+  });
+  const headers = { "Cache-Control": "private, no-cache, no-store" };
+  if (output.outcome === "active") return { json: output.session, cookies: output.cookies, headers };
+  if (output.outcome === "invalid") {
+    if (output.failure?.error !== undefined) {
+      rt.logger.error("JWTSessionError", new JWTSessionError({ cause: output.failure.error }));
+    }
+    return { json: null, status: update ? 400 : 200, cookies: token ? clearSessionCookies(ctx) : [], headers };
+  }
+  return { json: null, status: update ? 400 : 200, headers };
+}

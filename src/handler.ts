@@ -1,0 +1,215 @@
+/**
+ * `Auth(request, config)`: the whole library as one `fetch`-style function. It resolves the
+ * config (cached per config object), routes the request, runs the flow's machine, and turns the
+ * result into a `Response`. Nothing a request carries can make it answer 500: only a fault of the
+ * server's configuration does, reported as `Configuration` and logged in full.
+ */
+import { getRuntime, type Runtime } from "./config/runtime.js";
+import { processEnv } from "./config/env.js";
+import { resolveCsrf } from "./csrf.js";
+import {
+  AuthError,
+  CallbackRouteError,
+  CredentialsSignin,
+  InvalidProvider,
+  isClientSafeErrorType,
+  isSignInError,
+  MissingCSRF,
+  UnknownAction,
+} from "./errors.js";
+import { bindCredentialsSignIn, handleCredentialsCallback, type BoundCredentialsSignIn } from "./flows/credentials-signin.js";
+import {
+  errorPageUrl,
+  showCsrf,
+  showError,
+  showProviders,
+  showSignIn,
+  showSignOut,
+  showVerifyRequest,
+  signInPageUrl,
+} from "./flows/pages.js";
+import { bindSessionMachine, handleSession, type BoundSessionMachine } from "./flows/session.js";
+import { bindSignOut, handleSignOut, type BoundSignOut } from "./flows/signout.js";
+import { consoleLogger } from "./logger.js";
+import { renderErrorPage } from "./pages/index.js";
+import type { RequestContext } from "./request-context.js";
+import { toResponse, type ResponsePlan } from "./response.js";
+import { buildContext } from "./router.js";
+import type { AuthConfig, AuthConfigInput } from "./types.js";
+
+interface Flows {
+  credentialsSignIn: BoundCredentialsSignIn;
+  session: BoundSessionMachine;
+  signOut: BoundSignOut;
+}
+
+const boundFlows = new WeakMap<Runtime, Flows>();
+
+/** The machines of a runtime, bound to its effects once (binding costs more than a whole flow). */
+function flowsOf(rt: Runtime): Flows {
+  let flows = boundFlows.get(rt);
+  if (!flows) {
+    flows = { credentialsSignIn: bindCredentialsSignIn(rt), session: bindSessionMachine(rt), signOut: bindSignOut(rt) };
+    boundFlows.set(rt, flows);
+  }
+  return flows;
+}
+
+/** Resolves a config input (object, or function of the request) to its runtime. */
+export async function resolveRuntime(request: Request | undefined, input: AuthConfigInput): Promise<Runtime> {
+  const config: AuthConfig = typeof input === "function" ? await input(request) : input;
+  return getRuntime(config, processEnv());
+}
+
+/**
+ * Handles one request to the library's routes under the base path.
+ *
+ * ```ts
+ * const response = await Auth(request, { providers: [Credentials({ ... })], secret: process.env.AUTH_SECRET })
+ * ```
+ */
+export async function Auth(request: Request, config: AuthConfigInput): Promise<Response> {
+  let rt: Runtime;
+  try {
+    rt = await resolveRuntime(request, config);
+  } catch (error) {
+    const logger = typeof config === "object" ? config.logger : undefined;
+    (logger?.error ?? consoleLogger.error)(error instanceof AuthError ? error.type : "Configuration", error);
+    return configurationFault(request);
+  }
+
+  let ctx: RequestContext;
+  try {
+    ctx = await buildContext(rt, request);
+  } catch (error) {
+    if (error instanceof UnknownAction) {
+      rt.logger.debug("UnknownAction", error.message);
+      return typedError(error, 400);
+    }
+    rt.logger.error(error instanceof AuthError ? error.type : "Configuration", error);
+    return configurationFault(request);
+  }
+
+  let plan: ResponsePlan;
+  try {
+    const result = await dispatch(rt, ctx);
+    plan = result instanceof AuthError ? errorPlan(rt, ctx, result) : result;
+  } catch (error) {
+    if (error instanceof UnknownAction || error instanceof InvalidProvider) {
+      rt.logger.debug(error.type, error.message);
+      return typedError(error, error instanceof InvalidProvider ? 404 : 400);
+    }
+    plan = errorPlan(rt, ctx, error);
+  }
+  return toResponse(plan, { returnRedirect: ctx.returnRedirect });
+}
+
+async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
+  const flows = flowsOf(rt);
+  if (ctx.method === "GET") {
+    switch (ctx.action) {
+      case "session":
+        return handleSession(rt, flows.session, ctx);
+      case "csrf":
+        return showCsrf(rt, ctx);
+      case "providers":
+        return showProviders(rt, ctx);
+      case "signin":
+        // A GET naming a provider has nothing to do yet but show the sign-in page.
+        return showSignIn(rt, ctx);
+      case "signout":
+        return showSignOut(rt, ctx);
+      case "error":
+        return showError(rt, ctx);
+      case "verify-request":
+        return showVerifyRequest(rt, ctx);
+      case "callback":
+      case "webauthn-options":
+        // No provider type served by this version has a GET callback or WebAuthn options.
+        callbackProvider(rt, ctx);
+        return unsupportedFlow(ctx);
+    }
+  }
+
+  // Every POST the library serves changes state, so each one needs the CSRF token.
+  const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets, ctx.body.csrfToken);
+  const csrfOk = csrf.verified || rt.skipCSRFCheck;
+  switch (ctx.action) {
+    case "session":
+      if (!csrfOk) {
+        rt.logger.debug("MissingCSRF", "POST /session without a valid CSRF token");
+        return { json: null, status: 400 };
+      }
+      return handleSession(rt, flows.session, ctx);
+    case "signout":
+      if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signout.");
+      return handleSignOut(rt, flows.signOut, ctx);
+    case "signin": {
+      if (!ctx.providerId) throw new UnknownAction("POST /signin needs a provider: /signin/:provider.");
+      const provider = callbackProvider(rt, ctx);
+      if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signin.");
+      // Credentials are posted to /callback/:provider; a POST here only asks for the form.
+      if (provider.type === "credentials") return { redirect: signInPageUrl(rt, ctx) };
+      return unsupportedFlow(ctx);
+    }
+    case "callback": {
+      const provider = callbackProvider(rt, ctx);
+      if (provider.type !== "credentials") return unsupportedFlow(ctx);
+      if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action callback.");
+      return handleCredentialsCallback(rt, flows.credentialsSignIn, ctx, provider.id);
+    }
+    default:
+      throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
+  }
+}
+
+/** The provider a /signin/:id or /callback/:id route names; InvalidProvider when there is none. */
+function callbackProvider(rt: Runtime, ctx: RequestContext) {
+  const provider = ctx.providerId ? rt.providerById.get(ctx.providerId) : undefined;
+  if (!provider) throw new InvalidProvider(`No provider with id "${ctx.providerId ?? ""}" is configured.`);
+  return provider;
+}
+
+function unsupportedFlow(ctx: RequestContext): never {
+  throw new UnknownAction(`${ctx.method} ${ctx.url.pathname} is not supported for this provider.`);
+}
+
+/**
+ * How an error reaches the browser: sign-in errors go back to the sign-in page, every other to the
+ * error page; only client-safe types are named, the rest say `Configuration`. Logged in full.
+ */
+export function errorPlan(rt: Runtime, ctx: RequestContext, thrown: unknown): ResponsePlan {
+  const error = thrown instanceof AuthError ? thrown : new CallbackRouteError({ cause: thrown });
+  const safe = isClientSafeErrorType(error.type);
+  // The full error is always logged on the server, CredentialsSignin included (the spec asks for it).
+  rt.logger.error(error.type, error);
+  const params = new URLSearchParams({ error: safe ? error.type : "Configuration" });
+  if (error instanceof CredentialsSignin) params.set("code", error.code);
+  if (safe && isSignInError(error)) return { redirect: signInPageUrl(rt, ctx, params) };
+  return { redirect: errorPageUrl(rt, ctx, params) };
+}
+
+/** A typed error answered directly (no redirect): for requests that name no route or provider. */
+function typedError(error: AuthError, status: number): Response {
+  return new Response(JSON.stringify({ error: error.type, message: error.message }), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "private, no-cache, no-store" },
+  });
+}
+
+/** The answer when the server's configuration is at fault: 500, type `Configuration`, no detail. */
+function configurationFault(request: Request): Response {
+  const accept = request.headers.get("accept") ?? "";
+  const message = "There is a problem with the server configuration. Check the server logs for more information.";
+  if (accept.includes("text/html")) {
+    const page = renderErrorPage({ theme: { colorScheme: "auto" }, error: "Configuration", signInUrl: "/", homeUrl: "/" });
+    return new Response(page.html, {
+      status: 500,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-cache, no-store" },
+    });
+  }
+  return new Response(JSON.stringify({ error: "Configuration", message }), {
+    status: 500,
+    headers: { "Content-Type": "application/json", "Cache-Control": "private, no-cache, no-store" },
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The one place where a flow's result becomes a `Response`. Flows produce a plan (data); this
+ * module adds the headers every answer needs and honours `X-Auth-Return-Redirect`.
+ */
+import { serializeCookie, type SetCookie } from "./cookies.js";
+
+export interface ResponsePlan {
+  status?: number;
+  headers?: Record<string, string>;
+  cookies?: SetCookie[];
+  redirect?: string;
+  json?: unknown;
+  html?: string;
+}
+
+const NO_STORE = "private, no-cache, no-store";
+
+export function toResponse(plan: ResponsePlan, options: { returnRedirect: boolean }): Response {
+  const headers = new Headers(plan.headers);
+  for (const cookie of plan.cookies ?? []) headers.append("Set-Cookie", serializeCookie(cookie));
+  if (plan.redirect !== undefined) {
+    if (options.returnRedirect) {
+      headers.set("Content-Type", "application/json");
+      headers.set("Cache-Control", NO_STORE);
+      return new Response(JSON.stringify({ url: plan.redirect }), { status: 200, headers });
+    }
+    headers.set("Location", plan.redirect);
+    headers.set("Cache-Control", NO_STORE);
+    return new Response(null, { status: plan.status ?? 302, headers });
+  }
+  if (plan.html !== undefined) {
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE);
+    return new Response(plan.html, { status: plan.status ?? 200, headers });
+  }
+  headers.set("Content-Type", "application/json");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE);
+  return new Response(JSON.stringify(plan.json ?? null), { status: plan.status ?? 200, headers });
+}

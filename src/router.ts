@@ -1,0 +1,128 @@
+/**
+ * From a request to a `RequestContext`: the trusted origin, the action and provider named by the
+ * path under the base path, the cookies, and the parsed body. Anything malformed is reported as a
+ * typed error (UnknownAction, UntrustedHost), never thrown raw.
+ */
+import { parseCookies } from "./cookies.js";
+import type { Runtime } from "./config/runtime.js";
+import { UnknownAction, UntrustedHost } from "./errors.js";
+import type { AuthAction, RequestContext } from "./request-context.js";
+
+const ACTIONS = new Set<AuthAction>([
+  "providers",
+  "session",
+  "csrf",
+  "signin",
+  "signout",
+  "callback",
+  "verify-request",
+  "error",
+  "webauthn-options",
+]);
+
+/** Routes that take a provider id as their second segment. */
+const WITH_PROVIDER = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+function firstHeaderValue(value: string | null): string | undefined {
+  const first = value?.split(",")[0]?.trim();
+  return first || undefined;
+}
+
+/** The origin to answer on: APPAUTH_URL when set; else, with a trusted host, the (forwarded) request host. */
+export function trustedOrigin(rt: Runtime, request: Request, url: URL): string {
+  if (rt.envUrl) return rt.envUrl.origin;
+  if (!rt.trustHost) {
+    throw new UntrustedHost(
+      `Host must be trusted. URL was: ${url.origin}. Set trustHost: true (or AUTH_TRUST_HOST) when the platform sets the host header safely, or set APPAUTH_URL.`,
+    );
+  }
+  const host = firstHeaderValue(request.headers.get("x-forwarded-host"));
+  const proto = firstHeaderValue(request.headers.get("x-forwarded-proto"));
+  if (!host && !proto) return url.origin;
+  try {
+    const scheme = proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1);
+    const origin = new URL(`${scheme}://${host ?? url.host}`);
+    // Anything beyond a bare host[:port] in the header is refused.
+    if (origin.host.toLowerCase() !== (host ?? url.host).toLowerCase()) return url.origin;
+    return origin.origin;
+  } catch {
+    return url.origin;
+  }
+}
+
+/** The action and provider id a path names, or null when it names none under `basePath`. */
+export function parseAction(pathname: string, basePath: string): { action: AuthAction; providerId?: string } | null {
+  const prefix = basePath === "/" ? "/" : `${basePath}/`;
+  if (!pathname.startsWith(prefix)) return null;
+  const segments = pathname.slice(prefix.length).split("/");
+  if (segments[segments.length - 1] === "") segments.pop();
+  const action = segments[0] as AuthAction;
+  if (!ACTIONS.has(action)) return null;
+  if (segments.length === 1) return { action };
+  if (segments.length !== 2 || !WITH_PROVIDER.has(action)) return null;
+  let providerId: string;
+  try {
+    providerId = decodeURIComponent(segments[1]!);
+  } catch {
+    return null;
+  }
+  return providerId ? { action, providerId } : null;
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return {};
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    return {};
+  }
+  if (text.length > MAX_BODY_BYTES || text.length === 0) return {};
+  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
+  if (type.includes("application/json")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  // Form posts, and anything else: read as URL-encoded fields (first value wins).
+  const body: Record<string, unknown> = {};
+  try {
+    for (const [key, value] of new URLSearchParams(text)) if (!(key in body)) body[key] = value;
+  } catch {
+    return {};
+  }
+  return body;
+}
+
+/** Builds the context of a request; throws UnknownAction or UntrustedHost for requests it cannot serve. */
+export async function buildContext(rt: Runtime, request: Request): Promise<RequestContext> {
+  const raw = new URL(request.url);
+  const origin = trustedOrigin(rt, request, raw);
+  const url = new URL(`${raw.pathname}${raw.search}`, origin);
+  const route = parseAction(url.pathname, rt.basePath);
+  if (!route) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: not a route of appauth.`);
+  const method = request.method === "GET" || request.method === "HEAD" ? "GET" : request.method === "POST" ? "POST" : null;
+  if (!method) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: only GET and POST are served.`);
+  const secure = rt.useSecureCookies ?? origin.startsWith("https:");
+  return {
+    request,
+    method,
+    action: route.action,
+    ...(route.providerId !== undefined ? { providerId: route.providerId } : {}),
+    url,
+    origin,
+    baseUrl: `${origin}${rt.basePath === "/" ? "" : rt.basePath}`,
+    query: url.searchParams,
+    body: method === "POST" ? await readBody(request) : {},
+    jar: parseCookies(request.headers.get("cookie")),
+    cookies: rt.cookies(secure),
+    secure,
+    returnRedirect: request.headers.get("x-auth-return-redirect") === "1" || request.headers.get("x-auth-return-redirect") === "true",
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The JWT session cookie: read (joined from its chunks), issued (encrypted, chunked when large)
+ * and cleared. The cookie's name is the key-derivation salt, so a token minted for one cookie
+ * never opens as another.
+ */
+import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie, type SetCookie } from "../cookies.js";
+import type { Runtime } from "../config/runtime.js";
+import type { RequestContext } from "../request-context.js";
+import type { Account, JWT, Profile, User } from "../types.js";
+import { AccessDenied } from "../errors.js";
+
+export function readSessionCookie(ctx: RequestContext): string | undefined {
+  return readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name);
+}
+
+export function clearSessionCookies(ctx: RequestContext): SetCookie[] {
+  const { name, options } = ctx.cookies.sessionToken;
+  return clearChunkedCookie(ctx.jar, name, options);
+}
+
+export async function decodeSessionToken(
+  rt: Runtime,
+  ctx: RequestContext,
+  token: string,
+): Promise<{ payload: JWT; secretIndex: number } | null> {
+  return rt.jwt.decode({ token, secret: rt.secrets, salt: ctx.cookies.sessionToken.name });
+}
+
+/** Encrypts `token` into session cookies that expire with it. */
+export async function encodeSessionCookies(
+  rt: Runtime,
+  ctx: RequestContext,
+  token: JWT,
+): Promise<{ cookies: SetCookie[]; expires: string }> {
+  const { name, options } = ctx.cookies.sessionToken;
+  const maxAge = rt.jwt.maxAge;
+  const value = await rt.jwt.encode({ token, secret: rt.secrets, salt: name, maxAge });
+  const expires = new Date(Date.now() + maxAge * 1000);
+  return { cookies: writeChunkedCookie(ctx.jar, name, value, { ...options, expires }), expires: expires.toISOString() };
+}
+
+/**
+ * Issues the session of a fresh sign-in: the token starts with name, email and picture, the `jwt`
+ * callback (trigger `signIn`) shapes it, and it is encrypted into the session cookie. A callback
+ * that returns `null` refuses the session.
+ */
+export async function issueJwtSession(
+  rt: Runtime,
+  ctx: RequestContext,
+  params: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean },
+): Promise<SetCookie[]> {
+  const { user } = params;
+  const initial: JWT = { name: user.name, email: user.email, picture: user.image };
+  if (user.id) initial.sub = String(user.id);
+  const token = await rt.callbacks.jwt({
+    token: initial,
+    user,
+    account: params.account,
+    ...(params.profile ? { profile: params.profile } : {}),
+    trigger: params.isNewUser ? "signUp" : "signIn",
+    isNewUser: params.isNewUser ?? false,
+  });
+  if (!token || typeof token !== "object") throw new AccessDenied("The jwt callback returned no token at sign-in.");
+  return (await encodeSessionCookies(rt, ctx, token)).cookies;
+}
