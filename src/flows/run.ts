@@ -9,8 +9,15 @@ import type { EventCallbacks } from "../types.js";
 
 const SECRET_KEYS = /token|secret|password|credential|verifier|cookie|code|nonce|state|challenge|authorization/i;
 
-/** A deep copy of `value` with every property whose name suggests a secret replaced by "[redacted]". */
+/** Compact serialisations (JWT/JWE) and long unbroken runs of token characters (random hex, base64url). */
+const SECRET_VALUE = /^ey[\w-]+\.[\w-]*\.|^[A-Za-z0-9_\-+/=|.]{32,}$/;
+
+/**
+ * A deep copy of `value` for an observer: every property whose name suggests a secret, and every
+ * string that looks like a token (whatever its key: effect outputs carry cookies), is "[redacted]".
+ */
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return SECRET_VALUE.test(value) ? "[redacted]" : value;
   if (depth > 8 || value === null || typeof value !== "object") return value;
   if (value instanceof Request) return { method: value.method, url: "[request]" };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
