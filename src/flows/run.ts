@@ -78,7 +78,7 @@ export async function runFlow<M extends AnyStateMachine>(rt: Runtime, machine: M
   actor.start();
   try {
     const output = await finished;
-    rt.logger.debug("flow", `${machine.id} ended in ${JSON.stringify(actor.getSnapshot().value)}`);
+    rt.logger.debug("flow", `${machine.id} ended in ${JSON.stringify((actor.getSnapshot() as { value?: unknown }).value)}`);
     if (deliveries.length) await Promise.all(deliveries);
     return output;
   } finally {
