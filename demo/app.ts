@@ -1,0 +1,178 @@
+/**
+ * The demo application: appauth on plain `node:http`, no framework. The app itself is one
+ * `(Request) => Promise<Response>` handler (auth routes under /api/auth, a home page and a
+ * protected page); `startDemo` serves it on a port, and `server.ts` is the command line around that.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Auth, type AuthConfig, type LoggerInstance, type Session } from "../src/index.js";
+import Credentials from "../src/providers/credentials.js";
+import { toNodeListener, type FetchHandler } from "./node-http.js";
+import { homePage, notFoundPage, PAGE_HEADERS, protectedPage, type DemoLinks } from "./pages.js";
+import { resolveDemoSecret, type SecretSource } from "./secret.js";
+
+export const BASE_PATH = "/api/auth";
+
+/** The one account of the demo. */
+export const DEMO_USER = {
+  username: "demo",
+  password: "demo",
+  profile: { id: "demo-user", name: "Demo User", email: "demo@example.com" },
+} as const;
+
+const links: DemoLinks = {
+  signIn: (callbackUrl) => `${BASE_PATH}/signin?${new URLSearchParams({ callbackUrl })}`,
+  signOut: (callbackUrl) => `${BASE_PATH}/signout?${new URLSearchParams({ callbackUrl })}`,
+  sessionJson: `${BASE_PATH}/session`,
+};
+
+/** Compares in time independent of where (or whether) the strings differ, lengths included. */
+function sameText(given: unknown, expected: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+  return timingSafeEqual(digest(typeof given === "string" ? given : ""), digest(expected)) && typeof given === "string";
+}
+
+/** The demo's appauth configuration. `secret` undefined: the library reads APPAUTH_SECRET/AUTH_SECRET. */
+export function demoAuthConfig(options: { secret: string | undefined; logger?: Partial<LoggerInstance> }): AuthConfig {
+  return {
+    basePath: BASE_PATH,
+    trustHost: true,
+    ...(options.secret !== undefined ? { secret: options.secret } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    providers: [
+      Credentials({
+        credentials: {
+          username: { label: "Username", autocomplete: "username", required: true },
+          password: { label: "Password", type: "password", required: true },
+        },
+        authorize({ username, password }) {
+          // Both fields are always checked, so the time taken says nothing about which one was wrong.
+          const userOk = sameText(username, DEMO_USER.username);
+          const passwordOk = sameText(password, DEMO_USER.password);
+          return userOk && passwordOk ? { ...DEMO_USER.profile } : null;
+        },
+      }),
+    ],
+  };
+}
+
+/** The session of the browser that sent `request`, read through the library's own session route. */
+async function readSession(request: Request, config: AuthConfig): Promise<{ session: Session | null; setCookies: string[] }> {
+  const headers = new Headers({ accept: "application/json" });
+  const cookie = request.headers.get("cookie");
+  if (cookie) headers.set("cookie", cookie);
+  const response = await Auth(new Request(new URL(`${BASE_PATH}/session`, request.url), { headers }), config);
+  // The session route may refresh the cookie (sliding expiry) or clear a dead one: pass that on.
+  const setCookies = response.headers.getSetCookie();
+  if (!response.ok) return { session: null, setCookies };
+  const body: unknown = await response.json();
+  const session = body && typeof body === "object" ? (body as Session) : null;
+  return { session, setCookies };
+}
+
+function page(html: string, status: number, setCookies: string[] = []): Response {
+  const headers = new Headers(PAGE_HEADERS);
+  for (const cookie of setCookies) headers.append("set-cookie", cookie);
+  return new Response(html, { status, headers });
+}
+
+function redirect(location: string, setCookies: string[] = []): Response {
+  const headers = new Headers({ location, "cache-control": "private, no-cache, no-store" });
+  for (const cookie of setCookies) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 303, headers });
+}
+
+/** The whole app as one fetch-style handler. */
+export function createDemoApp(config: AuthConfig): FetchHandler {
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`)) return Auth(request, config);
+
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return new Response("Method Not Allowed\n", { status: 405, headers: { allow: "GET, HEAD", "content-type": "text/plain" } });
+    }
+    switch (pathname) {
+      case "/": {
+        const { session, setCookies } = await readSession(request, config);
+        return page(homePage({ session, links, hint: DEMO_USER }), 200, setCookies);
+      }
+      case "/protected": {
+        const { session, setCookies } = await readSession(request, config);
+        if (!session) return redirect(links.signIn("/protected"), setCookies);
+        return page(protectedPage({ session, links }), 200, setCookies);
+      }
+      default:
+        return page(notFoundPage(pathname), 404);
+    }
+  };
+}
+
+export interface StartDemoOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Default `localhost` (WebAuthn and secure-context features want that name, not an IP). */
+  host?: string;
+  /** Use this secret instead of the environment's or the stored one. */
+  secret?: string;
+  /** Where a generated secret is kept; default `demo/.data/secret`. */
+  secretFile?: string;
+  /** The library's logger; default: its console logger. */
+  logger?: Partial<LoggerInstance>;
+}
+
+export interface RunningDemo {
+  /** The app's URL, e.g. `http://localhost:3000`. */
+  url: string;
+  secretSource: SecretSource | "option";
+  /** Stops accepting connections and resolves once the server has closed. */
+  close(): Promise<void>;
+}
+
+/** How long open keep-alive connections get to finish before `close()` cuts them. */
+const CLOSE_GRACE_MS = 2000;
+
+/** Starts the demo on `host:port` and resolves once it is listening. */
+export async function startDemo(options: StartDemoOptions): Promise<RunningDemo> {
+  const host = options.host ?? "localhost";
+  let secret: string | undefined;
+  let secretSource: RunningDemo["secretSource"];
+  if (options.secret !== undefined) {
+    secret = options.secret;
+    secretSource = "option";
+  } else {
+    const resolved = await resolveDemoSecret(options.secretFile ? { file: options.secretFile } : {});
+    secret = resolved.secret;
+    secretSource = resolved.source;
+  }
+  const config = demoAuthConfig({ secret, ...(options.logger ? { logger: options.logger } : {}) });
+  const server = createServer(toNodeListener(createDemoApp(config)));
+  await listen(server, options.port, host);
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    secretSource,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+      });
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * The demo app (demo/app.ts) driven end to end in Debian's Chromium through playwright-core: the
+ * built-in sign-in and sign-out pages, the session cookie and the app's own pages, as a person
+ * using a browser sees them. The demo runs in-process on a free port of `localhost`.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startDemo, type RunningDemo } from "../../demo/app.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e/", import.meta.url));
+const SESSION_COOKIE = "appauth.session-token";
+const CREDENTIALS_ERROR = "Sign in failed. Check the details you provided are correct.";
+
+const hasChromium = existsSync(CHROMIUM);
+const inCI = process.env.CI === "true";
+const MISSING = `Chromium is not installed at ${CHROMIUM}: the e2e tests of the demo need it (apt-get install chromium).`;
+
+if (!hasChromium && !inCI) {
+  console.warn(`\n⚠️  SKIPPING the demo e2e tests. ${MISSING}\n`);
+}
+
+if (!hasChromium && inCI) {
+  describe("the demo e2e environment", () => {
+    it("has Chromium installed, because CI=true does not allow skipping the browser tests", () => {
+      expect.fail(MISSING);
+    });
+  });
+}
+
+describe.runIf(hasChromium)("the demo app in Chromium", () => {
+  let demo: RunningDemo;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let dataDir: string;
+  /** What the library logged, so expected refusals stay quiet and anything else is shown. */
+  const logged: { level: string; code: string }[] = [];
+  const EXPECTED_ERRORS = new Set(["CredentialsSignin", "MissingCSRF"]);
+
+  const url = (path: string) => new URL(path, demo.url).href;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "appauth-demo-e2e-"));
+    demo = await startDemo({
+      port: 0,
+      host: "localhost",
+      // A fresh generated secret in a temporary folder: the repo's demo/.data is left alone.
+      secretFile: join(dataDir, "secret"),
+      logger: {
+        error(code, ...message) {
+          logged.push({ level: "error", code });
+          if (!EXPECTED_ERRORS.has(code)) console.error(`[appauth][error] ${code}`, ...message);
+        },
+        warn(code, ...message) {
+          logged.push({ level: "warn", code });
+          console.warn(`[appauth][warn] ${code}`, ...message);
+        },
+        debug(code) {
+          logged.push({ level: "debug", code });
+        },
+      },
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    // Each test is a new visitor: its own cookie jar.
+    context = await browser.newContext({ baseURL: demo.url });
+    context.setDefaultTimeout(10_000);
+    page = await context.newPage();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  async function sessionCookies(): Promise<string[]> {
+    return (await context.cookies(demo.url)).map((c) => c.name).filter((name) => name.startsWith(SESSION_COOKIE));
+  }
+
+  async function sessionJson(): Promise<unknown> {
+    const response = await page.request.get("/api/auth/session");
+    expect(response.status()).toBe(200);
+    return response.json();
+  }
+
+  /** Fills the built-in sign-in page's form as a person would, and submits it. */
+  async function submitSignInForm(username: string, password: string): Promise<void> {
+    await page.getByLabel("Username").fill(username);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in with Credentials" }).click();
+  }
+
+  async function signInAsDemo(): Promise<void> {
+    await page.goto("/api/auth/signin?callbackUrl=/");
+    await submitSignInForm("demo", "demo");
+    await page.waitForURL(url("/"));
+  }
+
+  it("shows a new visitor a signed-out home page with the demo account as a hint", async () => {
+    await page.goto("/");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+    expect(await page.getByRole("status").textContent()).toBe("Signed out");
+    expect(await page.locator("#session-json").textContent()).toBe("null");
+    expect(await page.locator(".hint").textContent()).toBe("Demo account: username demo, password demo");
+    expect(await page.getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe(
+      "/api/auth/signin?callbackUrl=%2F",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "home-signed-out.png"), fullPage: true });
+  });
+
+  it("sends a visitor of /protected to the built-in sign-in page, and after signing in as demo/demo back to /protected showing the user", async () => {
+    await page.goto("/protected");
+    const signInUrl = new URL(page.url());
+    expect(signInUrl.pathname).toBe("/api/auth/signin");
+    expect(signInUrl.searchParams.get("callbackUrl")).toBe("/protected");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in");
+    expect(await sessionCookies()).toEqual([]);
+
+    await submitSignInForm("demo", "demo");
+    await page.waitForURL(url("/protected"));
+
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Protected page");
+    const user = page.getByRole("definition");
+    expect(await user.allTextContents()).toEqual(expect.arrayContaining(["Demo User", "demo@example.com"]));
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+    await page.screenshot({ path: join(ARTIFACTS, "protected.png"), fullPage: true });
+  });
+
+  it("shows the session JSON on the home page once signed in", async () => {
+    await signInAsDemo();
+    expect(await page.getByRole("status").textContent()).toBe("Signed in");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Signed in as Demo User");
+
+    const shown = JSON.parse((await page.locator("#session-json").textContent()) ?? "") as {
+      user: { name: string; email: string; image: string | null };
+      expires: string;
+    };
+    expect(shown.user).toEqual({ name: "Demo User", email: "demo@example.com", image: null });
+    expect(Date.parse(shown.expires)).toBeGreaterThan(Date.now());
+    // The page shows exactly what the session route returns to this browser.
+    expect(await sessionJson()).toEqual(shown);
+
+    await page.screenshot({ path: join(ARTIFACTS, "home-signed-in.png"), fullPage: true });
+  });
+
+  it("refuses a wrong password with the CredentialsSignin error on the sign-in page and sets no session cookie", async () => {
+    await page.goto("/api/auth/signin?callbackUrl=/protected");
+    await submitSignInForm("demo", "not-the-password");
+    await page.waitForURL((target) => target.pathname === "/api/auth/signin" && target.searchParams.has("error"));
+
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get("error")).toBe("CredentialsSignin");
+    expect(await page.getByRole("alert").innerText()).toContain(CREDENTIALS_ERROR);
+    // The form is shown again, ready for another try.
+    expect(await page.getByLabel("Username").isVisible()).toBe(true);
+    expect(await sessionCookies()).toEqual([]);
+    expect(await sessionJson()).toBeNull();
+    expect(logged).toContainEqual({ level: "error", code: "CredentialsSignin" });
+  });
+
+  it("ends the session through the built-in sign-out page", async () => {
+    await signInAsDemo();
+    await page.getByRole("link", { name: "Sign out" }).click();
+    await page.waitForURL((target) => target.pathname === "/api/auth/signout");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign out");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(url("/"));
+
+    expect(await page.getByRole("status").textContent()).toBe("Signed out");
+    expect(await page.locator("#session-json").textContent()).toBe("null");
+    expect(await sessionCookies()).toEqual([]);
+    expect(await sessionJson()).toBeNull();
+    // Signed out means signed out everywhere, the protected page included.
+    await page.goto("/protected");
+    expect(new URL(page.url()).pathname).toBe("/api/auth/signin");
+  });
+
+  it("does not sign out on a POST to /api/auth/signout that lacks the CSRF token", async () => {
+    await signInAsDemo();
+    const before = await sessionJson();
+    expect(before).not.toBeNull();
+
+    // The browser's own cookies (session and CSRF cookie) go along; only the form's token is missing.
+    const noToken = await page.request.post("/api/auth/signout", { form: { callbackUrl: "/" }, maxRedirects: 0 });
+    const forged = await page.request.post("/api/auth/signout", {
+      form: { csrfToken: "0".repeat(64), callbackUrl: "/" },
+      maxRedirects: 0,
+    });
+    // And a script on one of the app's pages (the built-in sign-out page), the way a fetch client posts.
+    await page.goto("/api/auth/signout");
+    const fromPage = await page.evaluate(async () => {
+      const response = await fetch("/api/auth/signout", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Auth-Return-Redirect": "1" },
+        body: "callbackUrl=%2F",
+      });
+      return { status: response.status, body: (await response.json()) as { url?: string } };
+    });
+
+    for (const response of [noToken, forged]) {
+      expect(response.status()).toBe(302);
+      const location = new URL(response.headers()["location"] ?? "", demo.url);
+      expect(location.searchParams.get("error")).toBe("MissingCSRF");
+      const cleared = response.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith(SESSION_COOKIE));
+      expect(cleared).toEqual([]);
+    }
+    expect(fromPage.status).toBe(200);
+    expect(new URL(fromPage.body.url ?? "", demo.url).searchParams.get("error")).toBe("MissingCSRF");
+
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+    expect(await sessionJson()).toEqual(before);
+    await page.goto("/");
+    expect(await page.getByRole("status").textContent()).toBe("Signed in");
+  });
+});
