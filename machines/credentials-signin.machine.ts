@@ -56,7 +56,8 @@ export const credentialsSignInMachine = setup({
   guards: {
     userReturned: (_, output: User | null) => typeof output === "object" && output !== null,
     signInAllowed: (_, output: boolean | string) => output === true,
-    signInDiverted: (_, output: boolean | string) => typeof output === "string",
+    // An empty string is no destination: it refuses like `false`.
+    signInDiverted: (_, output: boolean | string) => typeof output === "string" && output.length > 0,
   },
 }).createMachine({
   id: "credentialsSignIn",

@@ -41,6 +41,9 @@ export type SessionEmitted = { type: "session"; session: Session; token: JWT };
 type Decoded = { payload: JWT; secretIndex: number } | null;
 type CallbackResult = { token: JWT | null; changed: boolean };
 
+/** The largest time a JavaScript Date can hold, in seconds. */
+const MAX_EPOCH_SECONDS = 8.64e12;
+
 export const sessionMachine = setup({
   types: {
     input: {} as SessionInput,
@@ -68,6 +71,9 @@ export const sessionMachine = setup({
     tokenKept: (_, output: CallbackResult) => output.token !== null && typeof output.token === "object",
     reissueDue: ({ context }) => {
       if (context.update || context.changed || context.secretIndex > 0) return true;
+      // A token without a usable expiry (possible with a custom jwt.decode) gets a fresh one.
+      const exp = context.payload?.exp;
+      if (typeof exp !== "number" || !Number.isFinite(exp) || Math.abs(exp) > MAX_EPOCH_SECONDS) return true;
       const iat = typeof context.payload?.iat === "number" ? context.payload.iat : 0;
       return context.now - iat * 1000 >= context.updateAge * 1000;
     },

@@ -19,10 +19,11 @@ export interface SignOutInput {
 export interface SignOutContext extends SignOutInput {
   payload: JWT | null;
   redirectTo?: string;
-  failure?: FlowFailure;
+  /** Every effect that failed on the way, in order: a failed end of session must stay visible. */
+  failures: FlowFailure[];
 }
 
-export type SignOutOutput = { outcome: "signedOut"; redirectTo: string; failure?: FlowFailure };
+export type SignOutOutput = { outcome: "signedOut"; redirectTo: string; failures: FlowFailure[] };
 
 export type SignOutEmitted = { type: "signOut"; token: JWT | null };
 
@@ -39,14 +40,14 @@ export const signOutMachine = setup({
     resolveRedirect: effect<string, { url: string; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
-    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    recordFailure: assign(({ context }, params: FlowFailure) => ({ failures: [...context.failures, params] })),
   },
   guards: {
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
   },
 }).createMachine({
   id: "signOut",
-  context: ({ input }) => ({ ...input, payload: null }),
+  context: ({ input }) => ({ ...input, payload: null, failures: [] }),
   initial: "checkingCookie",
   states: {
     checkingCookie: {
@@ -89,7 +90,7 @@ export const signOutMachine = setup({
       output: ({ context }) => ({
         outcome: "signedOut",
         redirectTo: context.redirectTo ?? "",
-        ...(context.failure ? { failure: context.failure } : {}),
+        failures: context.failures,
       }),
     },
   },

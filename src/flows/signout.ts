@@ -29,6 +29,6 @@ export async function handleSignOut(rt: Runtime, machine: BoundSignOut, ctx: Req
     callbackUrl: typeof requested === "string" ? requested : ctx.origin,
     req: ctx,
   });
-  if (output.failure) rt.logger.error("SignOutError", new SignOutError({ cause: output.failure.error }));
+  for (const failure of output.failures) rt.logger.error("SignOutError", new SignOutError({ cause: failure.error }));
   return { redirect: output.redirectTo || ctx.origin, cookies: clearSessionCookies(ctx) };
 }

@@ -1,0 +1,135 @@
+import { describe, expect, it, vi } from "vitest";
+import { fromPromise } from "xstate";
+import { credentialsSignInMachine, type CredentialsSignInInput } from "../../machines/index.js";
+import type { SetCookie } from "../../src/cookies.js";
+import { AccessDenied, CredentialsSignin } from "../../src/errors.js";
+import type { User } from "../../src/types.js";
+import { requestContext } from "./fixtures.js";
+import { runToEnd } from "./run-actor.js";
+
+const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
+const cookies: SetCookie[] = [{ name: "appauth.session-token", value: "sealed", options: { httpOnly: true, path: "/" } }];
+const input: CredentialsSignInInput = {
+  providerId: "password",
+  credentials: { username: "ada", password: "correct horse" },
+  callbackUrl: "https://evil.example/phish",
+  req: requestContext("callback"),
+};
+
+/** Fakes that sign Ada in; each test overrides the effect it is about. */
+function fakes(overrides: {
+  authorize?: () => Promise<User | null>;
+  signInCallback?: () => Promise<boolean | string>;
+  issueSession?: () => Promise<SetCookie[]>;
+} = {}) {
+  const effects = {
+    authorize: vi.fn(overrides.authorize ?? (async () => ada)),
+    signInCallback: vi.fn(overrides.signInCallback ?? (async () => true)),
+    issueSession: vi.fn(overrides.issueSession ?? (async () => cookies)),
+    resolveRedirect: vi.fn(async (_: { url: string }) => "https://app.example/"),
+  };
+  const machine = credentialsSignInMachine.provide({
+    actors: {
+      authorize: fromPromise(() => effects.authorize()),
+      signInCallback: fromPromise(() => effects.signInCallback()),
+      issueSession: fromPromise(() => effects.issueSession()),
+      resolveRedirect: fromPromise(({ input }) => effects.resolveRedirect(input)),
+    },
+  });
+  return { effects, machine };
+}
+
+describe("credentials sign-in machine", () => {
+  it("a CredentialsSignin thrown by authorize is reported as the refusal's error", async () => {
+    const thrown = new CredentialsSignin();
+    thrown.code = "account_locked";
+    const { machine, effects } = fakes({ authorize: () => Promise.reject(thrown) });
+    const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("refused");
+    expect(output).toEqual({ outcome: "refused", failure: { error: thrown } });
+    if (output.outcome === "refused") expect(output.failure.error).toBe(thrown);
+    expect(effects.signInCallback).not.toHaveBeenCalled();
+    expect(emitted).toEqual([]);
+  });
+
+  it("an authorize that returns null is refused as CredentialsSignin", async () => {
+    const { machine } = fakes({ authorize: async () => null });
+    expect((await runToEnd(machine, input)).output).toEqual({
+      outcome: "refused",
+      failure: { error: undefined, as: "CredentialsSignin" },
+    });
+  });
+
+  it("hands authorize the provider id, the submitted fields and the request", async () => {
+    const seen: unknown[] = [];
+    const machine = fakes().machine.provide({
+      actors: {
+        authorize: fromPromise(async ({ input: given }) => {
+          seen.push(given);
+          return ada;
+        }),
+      },
+    });
+    await runToEnd(machine, input);
+    expect(seen).toEqual([{ providerId: "password", credentials: input.credentials, req: input.req }]);
+  });
+
+  it("a signIn callback that returns false is refused as AccessDenied and issues no session", async () => {
+    const { machine, effects } = fakes({ signInCallback: async () => false });
+    const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("denied");
+    expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "AccessDenied" } });
+    expect(effects.issueSession).not.toHaveBeenCalled();
+    expect(emitted).toEqual([]);
+  });
+
+  it("a signIn callback that returns an empty string refuses like false, not a redirect to nowhere", async () => {
+    const { machine, effects } = fakes({ signInCallback: async () => "" });
+    const { value, output } = await runToEnd(machine, input);
+    expect(value).toBe("denied");
+    expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "AccessDenied" } });
+    expect(effects.issueSession).not.toHaveBeenCalled();
+  });
+
+  it("an error thrown by the signIn callback is kept and reported as AccessDenied", async () => {
+    const veto = new AccessDenied("Accounts under review cannot sign in.");
+    const { machine } = fakes({ signInCallback: () => Promise.reject(veto) });
+    expect((await runToEnd(machine, input)).output).toEqual({ outcome: "refused", failure: { error: veto, as: "AccessDenied" } });
+  });
+
+  it("a signIn callback that returns a URL diverts there and creates no session", async () => {
+    const { machine, effects } = fakes({ signInCallback: async () => "/onboarding" });
+    const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("diverted");
+    expect(output).toEqual({ outcome: "diverted", redirectTo: "/onboarding" });
+    expect(effects.issueSession).not.toHaveBeenCalled();
+    expect(emitted).toEqual([]);
+  });
+
+  it("signs in with the cookies issueSession made, to the URL resolveRedirect chose, and says so once", async () => {
+    const { machine, effects } = fakes();
+    const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("signedIn");
+    expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/", cookies });
+    // The requested callback URL is judged by resolveRedirect, never used as is.
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: "https://evil.example/phish", req: input.req });
+    expect(emitted).toEqual([
+      { type: "signIn", user: ada, account: { provider: "password", providerAccountId: "user-1", type: "credentials" } },
+    ]);
+  });
+
+  it("a session that cannot be issued refuses the sign-in, with no cookies and no signIn event", async () => {
+    const broken = new Error("no secret");
+    const { machine } = fakes({ issueSession: () => Promise.reject(broken) });
+    const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("failed");
+    expect(output).toEqual({ outcome: "refused", failure: { error: broken } });
+    expect(emitted).toEqual([]);
+  });
+
+  it("an effect left unprovided refuses the sign-in, naming the effect", async () => {
+    const { output } = await runToEnd(credentialsSignInMachine, input);
+    expect(output.outcome).toBe("refused");
+    if (output.outcome === "refused") expect(String(output.failure.error)).toMatch(/"authorize" was not provided/);
+  });
+});

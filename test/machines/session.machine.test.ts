@@ -1,0 +1,162 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { fromPromise } from "xstate";
+import { sessionMachine, type SessionInput } from "../../machines/index.js";
+import type { SetCookie } from "../../src/cookies.js";
+import type { JWT, Session } from "../../src/types.js";
+import { requestContext } from "./fixtures.js";
+import { runToEnd } from "./run-actor.js";
+
+const now = Date.UTC(2030, 0, 15, 12);
+const nowSeconds = now / 1000;
+const day = 24 * 60 * 60;
+const token: JWT = { sub: "user-1", name: "Ada", email: "ada@example.com", iat: nowSeconds - 60, exp: nowSeconds + 30 * day };
+const reissued: SetCookie[] = [{ name: "appauth.session-token", value: "resealed", options: { httpOnly: true, path: "/" } }];
+const read: SessionInput = { token: "sealed", now, updateAge: day, req: requestContext("session", "GET") };
+
+type Decoded = { payload: JWT; secretIndex: number } | null;
+type Kept = { token: JWT | null; changed: boolean };
+
+/** Fakes for a readable cookie holding `token`; each test overrides the effect it is about. */
+function fakes(overrides: { decoded?: Decoded; jwt?: (input: { token: JWT }) => Promise<Kept> } = {}) {
+  const decoded = overrides.decoded === undefined ? { payload: token, secretIndex: 0 } : overrides.decoded;
+  const effects = {
+    decodeSessionToken: vi.fn(async () => decoded),
+    jwtCallback: vi.fn(overrides.jwt ?? (async (input: { token: JWT }) => ({ token: input.token, changed: false }))),
+    encodeSessionToken: vi.fn(async () => ({ cookies: reissued, expires: "2030-02-14T12:00:00.000Z" })),
+    sessionCallback: vi.fn(
+      async (input: { token: JWT; expires: string; trigger?: "update"; newSession?: unknown }): Promise<Session> => ({
+        user: { name: input.token.name ?? null },
+        expires: input.expires,
+      }),
+    ),
+  };
+  const machine = sessionMachine.provide({
+    actors: {
+      decodeSessionToken: fromPromise(() => effects.decodeSessionToken()),
+      jwtCallback: fromPromise(({ input }) => effects.jwtCallback(input)),
+      encodeSessionToken: fromPromise(() => effects.encodeSessionToken()),
+      sessionCallback: fromPromise(({ input }) => effects.sessionCallback(input)),
+    },
+  });
+  return { effects, machine };
+}
+
+describe("session machine", () => {
+  /** Mostly false, so the age rule is often the one that decides. */
+  const rarely = fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 });
+
+  it("re-issues the token only when it changed, was opened by an older secret, is older than updateAge, or an update was requested", async () => {
+    const cases = fc.record({
+      seconds: fc.integer({ min: 1_500_000_000, max: 4_000_000_000 }),
+      // Whole seconds often: only then does "older than" differ from "at least as old as".
+      millis: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 999 })),
+      updateAge: fc.integer({ min: 0, max: 60 * day }),
+      // Seconds either side of updateAge: near the edge, and anywhere.
+      offset: fc.oneof(fc.integer({ min: -2, max: 2 }), fc.integer({ min: -90 * day, max: 90 * day })),
+      iatKnown: fc.oneof({ arbitrary: fc.constant(true), weight: 5 }, { arbitrary: fc.constant(false), weight: 1 }),
+      secretIndex: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
+      changed: rarely,
+      update: rarely,
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ seconds, millis, updateAge, offset, iatKnown, secretIndex, changed, update }) => {
+        const now = seconds * 1000 + millis;
+        const iat = seconds - updateAge - offset;
+        const payload: JWT = iatKnown ? { sub: "user-1", iat, exp: iat + 30 * day } : { sub: "user-1", exp: 2_000_000_000 };
+        const { machine, effects } = fakes({
+          decoded: { payload, secretIndex },
+          jwt: async (input) => ({ token: input.token, changed }),
+        });
+        const { output } = await runToEnd(machine, {
+          token: "sealed",
+          now,
+          updateAge,
+          req: read.req,
+          ...(update ? { update: { data: {} } } : {}),
+        });
+        // Exact integer arithmetic; a token with no iat has no known age and counts as old.
+        const old = !iatKnown || BigInt(now) - BigInt(iat) * 1000n >= BigInt(updateAge) * 1000n;
+        const due = changed || secretIndex > 0 || old || update;
+        expect(effects.encodeSessionToken).toHaveBeenCalledTimes(due ? 1 : 0);
+        expect(output).toMatchObject({ outcome: "active", cookies: due ? reissued : [] });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a jwt callback that returns null ends in invalid with no cookies", async () => {
+    const { machine, effects } = fakes({ jwt: async () => ({ token: null, changed: false }) });
+    const { value, output, emitted } = await runToEnd(machine, read);
+    expect(value).toBe("invalid");
+    expect(output).toEqual({ outcome: "invalid" });
+    expect(effects.encodeSessionToken).not.toHaveBeenCalled();
+    expect(effects.sessionCallback).not.toHaveBeenCalled();
+    expect(emitted).toEqual([]);
+  });
+
+  it("no cookie means no session, and no effect runs", async () => {
+    const { machine, effects } = fakes();
+    const { token: _absent, ...noCookie } = read;
+    const { value, output } = await runToEnd(machine, noCookie);
+    expect(value).toBe("noSession");
+    expect(output).toEqual({ outcome: "none" });
+    expect(effects.decodeSessionToken).not.toHaveBeenCalled();
+  });
+
+  it("a token no secret opens is invalid with nothing to log; a decoder that throws is a SessionTokenError", async () => {
+    expect((await runToEnd(fakes({ decoded: null }).machine, read)).output).toEqual({ outcome: "invalid" });
+
+    const broken = new Error("no secret configured");
+    const throwing = fakes().machine.provide({ actors: { decodeSessionToken: fromPromise(() => Promise.reject(broken)) } });
+    expect((await runToEnd(throwing, read)).output).toEqual({
+      outcome: "invalid",
+      failure: { error: broken, as: "SessionTokenError" },
+    });
+  });
+
+  it("without a re-issue, the session expires when the token does", async () => {
+    const { machine, effects } = fakes();
+    const { output } = await runToEnd(machine, read);
+    expect(effects.encodeSessionToken).not.toHaveBeenCalled();
+    expect(output).toEqual({
+      outcome: "active",
+      session: { user: { name: "Ada" }, expires: new Date(token.exp! * 1000).toISOString() },
+      cookies: [],
+    });
+  });
+
+  it.each([
+    ["no exp", undefined],
+    ["an exp no date can hold", 1e300],
+    ["a non-finite exp", Number.NaN],
+  ])("a token with %s (a custom decoder's) is re-issued rather than reported as expiring in 1970 or crashing", async (_, exp) => {
+    const { machine, effects } = fakes({ decoded: { payload: { ...token, exp }, secretIndex: 0 } });
+    const { value, output } = await runToEnd(machine, read);
+    expect(value).toBe("active");
+    expect(effects.encodeSessionToken).toHaveBeenCalledOnce();
+    expect(output).toMatchObject({ outcome: "active", session: { expires: "2030-02-14T12:00:00.000Z" } });
+  });
+
+  it("hands an update to both callbacks as trigger 'update', and re-issues", async () => {
+    const { machine, effects } = fakes();
+    const { output } = await runToEnd(machine, { ...read, update: { data: { name: "Grace" } } });
+    expect(effects.jwtCallback).toHaveBeenCalledWith({ token, trigger: "update", session: { name: "Grace" } });
+    expect(effects.sessionCallback).toHaveBeenCalledWith({
+      token,
+      expires: "2030-02-14T12:00:00.000Z",
+      trigger: "update",
+      newSession: { name: "Grace" },
+    });
+    expect(output).toMatchObject({ outcome: "active", cookies: reissued });
+  });
+
+  it("says which session was read, with the token the jwt callback kept", async () => {
+    const { machine } = fakes({ jwt: async (input) => ({ token: { ...input.token, role: "admin" }, changed: true }) });
+    const { output, emitted } = await runToEnd(machine, read);
+    expect(output.outcome).toBe("active");
+    if (output.outcome === "active") {
+      expect(emitted).toEqual([{ type: "session", session: output.session, token: { ...token, role: "admin" } }]);
+    }
+  });
+});

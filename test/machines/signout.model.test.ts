@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { signOutMachine as machine, type SignOutInput } from "../../machines/index.js";
+import type { JWT } from "../../src/types.js";
+import {
+  effectNames,
+  effectPaths,
+  expectPlayedAsPredicted,
+  finalStateIds,
+  playBack,
+  returns,
+  stateIds,
+  throws,
+  transitionKeys,
+  type EffectPath,
+} from "./effect-paths.js";
+import { requestContext } from "./fixtures.js";
+
+const ada: JWT = { sub: "user-1", name: "Ada", email: "ada@example.com" };
+const readFailed = new Error("readSession: no secret opens this token");
+const endFailed = new Error("endSession: the session store is unreachable");
+const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
+
+const outcomes = {
+  readSession: [returns("returns the token", () => ada), returns("returns null", () => null), throws("throws", readFailed)],
+  endSession: [returns("ends it", () => undefined), throws("throws", endFailed)],
+  resolveRedirect: [returns("returns a URL", () => "https://app.example/goodbye"), throws("throws", redirectFailed)],
+};
+
+const req = requestContext("signout");
+const inputs: Record<string, SignOutInput> = {
+  "no cookie": { callbackUrl: "/goodbye", req },
+  "an empty cookie": { token: "", callbackUrl: "/goodbye", req },
+  "a cookie": { token: "sealed", callbackUrl: "/goodbye", req },
+};
+
+const paths = effectPaths(machine, inputs, outcomes);
+
+type Step = EffectPath<typeof machine>["steps"][number];
+const errorOf = (steps: Step[], effect: string): unknown => {
+  const step = steps.find((s) => s.effect === effect);
+  return step && "error" in step.ending ? step.ending.error : undefined;
+};
+
+describe("sign-out: paths generated from the machine", () => {
+  it("lists outcomes for every effect the machine invokes", () => {
+    expect(Object.keys(outcomes).sort()).toEqual(effectNames(machine).sort());
+  });
+
+  it("reach every state of the machine", () => {
+    const reached = new Set(paths.flatMap((path) => [...path.visited]));
+    expect([...reached].sort()).toEqual(stateIds(machine).sort());
+  });
+
+  it("end in every final state", () => {
+    expect([...new Set(paths.map((path) => path.finalState))].sort()).toEqual(finalStateIds(machine).sort());
+  });
+
+  it("take every transition when the real actor plays them", async () => {
+    const taken = new Set<string>();
+    for (const path of paths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
+    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
+  });
+
+  for (const path of paths) {
+    it(path.name, async () => {
+      const played = await playBack(machine, path);
+      expectPlayedAsPredicted(path, played);
+
+      const { output } = played;
+      expect(played.value).toBe("signedOut");
+      expect(output.outcome).toBe("signedOut");
+      const hadCookie = Boolean(path.input.token);
+      expect(played.invoked.some((call) => call.effect === "endSession")).toBe(hadCookie);
+
+      // Whose session it was: the token read, or null when it could not be read.
+      const read = path.steps.find((s) => s.effect === "readSession");
+      const token = read && "output" in read.ending ? read.ending.output : null;
+      expect(played.emitted).toEqual(hadCookie ? [{ type: "signOut", token }] : []);
+
+      const redirected = path.steps.find((s) => s.effect === "resolveRedirect")!;
+      expect(output.redirectTo).toBe("output" in redirected.ending ? redirected.ending.output : "");
+
+      const endError = errorOf(path.steps, "endSession");
+      const redirectError = errorOf(path.steps, "resolveRedirect");
+      expect(output.failures.map((f) => f.error)).toEqual([endError, redirectError].filter((e) => e !== undefined));
+    });
+  }
+});
