@@ -52,6 +52,14 @@ export const credentialsSignInMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    // The account of a credentials sign-in is synthetic: the user's id within the provider.
+    rememberUser: assign(({ context }, user: User) => ({
+      user,
+      account: { provider: context.providerId, providerAccountId: String(user.id ?? ""), type: "credentials" } as Account,
+    })),
+    rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
+    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
+    announceSignIn: emit(({ context }) => ({ type: "signIn" as const, user: context.user!, account: context.account! })),
   },
   guards: {
     userReturned: (_, output: User | null) => typeof output === "object" && output !== null,
@@ -76,16 +84,7 @@ export const credentialsSignInMachine = setup({
           {
             guard: { type: "userReturned", params: ({ event }) => event.output },
             target: "checkingSignIn",
-            actions: assign(({ context, event }) => {
-              const user = event.output as User;
-              // The account of a credentials sign-in is synthetic: the user's id within the provider.
-              const account: Account = {
-                provider: context.providerId,
-                providerAccountId: String(user.id ?? ""),
-                type: "credentials",
-              };
-              return { user, account };
-            }),
+            actions: { type: "rememberUser", params: ({ event }) => event.output as User },
           },
           {
             target: "refused",
@@ -107,7 +106,7 @@ export const credentialsSignInMachine = setup({
           {
             guard: { type: "signInDiverted", params: ({ event }) => event.output },
             target: "diverted",
-            actions: assign({ redirectTo: ({ event }) => event.output as string }),
+            actions: { type: "rememberRedirect", params: ({ event }) => event.output as string },
           },
           { target: "denied" },
         ],
@@ -121,7 +120,7 @@ export const credentialsSignInMachine = setup({
       invoke: {
         src: "issueSession",
         input: ({ context }) => ({ user: context.user!, account: context.account!, req: context.req }),
-        onDone: { target: "resolvingRedirect", actions: assign({ cookies: ({ event }) => event.output }) },
+        onDone: { target: "resolvingRedirect", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
         onError: {
           target: "failed",
           actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
@@ -132,7 +131,7 @@ export const credentialsSignInMachine = setup({
       invoke: {
         src: "resolveRedirect",
         input: ({ context }) => ({ url: context.callbackUrl, req: context.req }),
-        onDone: { target: "signedIn", actions: assign({ redirectTo: ({ event }) => event.output }) },
+        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
         onError: {
           target: "failed",
           actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
@@ -141,7 +140,7 @@ export const credentialsSignInMachine = setup({
     },
     signedIn: {
       type: "final",
-      entry: emit(({ context }) => ({ type: "signIn" as const, user: context.user!, account: context.account! })),
+      entry: "announceSignIn",
       output: ({ context }) => ({ outcome: "signedIn", redirectTo: context.redirectTo!, cookies: context.cookies }),
     },
     diverted: {

@@ -64,6 +64,12 @@ export const sessionMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberToken: assign((_, opened: NonNullable<Decoded>) => ({ payload: opened.payload, secretIndex: opened.secretIndex })),
+    keepCallbackToken: assign((_, kept: CallbackResult) => ({ payload: kept.token!, changed: kept.changed })),
+    keepTokenExpiry: assign(({ context }) => ({ expires: new Date((context.payload!.exp ?? 0) * 1000).toISOString() })),
+    rememberReissue: assign((_, issued: { cookies: SetCookie[]; expires: string }) => issued),
+    rememberSession: assign((_, session: Session) => ({ session })),
+    announceSession: emit(({ context }) => ({ type: "session" as const, session: context.session!, token: context.payload! })),
   },
   guards: {
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
@@ -94,7 +100,7 @@ export const sessionMachine = setup({
           {
             guard: { type: "tokenOpened", params: ({ event }) => event.output },
             target: "runningJwtCallback",
-            actions: assign(({ event }) => ({ payload: event.output!.payload, secretIndex: event.output!.secretIndex })),
+            actions: { type: "rememberToken", params: ({ event }) => event.output! },
           },
           { target: "invalid" },
         ],
@@ -112,7 +118,7 @@ export const sessionMachine = setup({
           {
             guard: { type: "tokenKept", params: ({ event }) => event.output },
             target: "checkingExpiry",
-            actions: assign(({ event }) => ({ payload: event.output.token!, changed: event.output.changed })),
+            actions: { type: "keepCallbackToken", params: ({ event }) => event.output },
           },
           { target: "invalid" },
         ],
@@ -124,9 +130,7 @@ export const sessionMachine = setup({
         { guard: "reissueDue", target: "reissuing" },
         {
           target: "runningSessionCallback",
-          actions: assign({
-            expires: ({ context }) => new Date((context.payload!.exp ?? 0) * 1000).toISOString(),
-          }),
+          actions: "keepTokenExpiry",
         },
       ],
     },
@@ -136,7 +140,7 @@ export const sessionMachine = setup({
         input: ({ context }) => ({ token: context.payload!, req: context.req }),
         onDone: {
           target: "runningSessionCallback",
-          actions: assign(({ event }) => ({ cookies: event.output.cookies, expires: event.output.expires })),
+          actions: { type: "rememberReissue", params: ({ event }) => event.output },
         },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
@@ -148,13 +152,13 @@ export const sessionMachine = setup({
           context.update
             ? { token: context.payload!, expires: context.expires!, trigger: "update" as const, newSession: context.update.data }
             : { token: context.payload!, expires: context.expires! },
-        onDone: { target: "active", actions: assign({ session: ({ event }) => event.output }) },
+        onDone: { target: "active", actions: { type: "rememberSession", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
     active: {
       type: "final",
-      entry: emit(({ context }) => ({ type: "session" as const, session: context.session!, token: context.payload! })),
+      entry: "announceSession",
       output: ({ context }) => ({ outcome: "active", session: context.session!, cookies: context.cookies }),
     },
     noSession: { type: "final", output: () => ({ outcome: "none" }) },

@@ -41,6 +41,9 @@ export const signOutMachine = setup({
   },
   actions: {
     recordFailure: assign(({ context }, params: FlowFailure) => ({ failures: [...context.failures, params] })),
+    rememberToken: assign((_, payload: JWT | null) => ({ payload })),
+    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
+    announceSignOut: emit(({ context }) => ({ type: "signOut" as const, token: context.payload })),
   },
   guards: {
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
@@ -57,13 +60,13 @@ export const signOutMachine = setup({
       invoke: {
         src: "readSession",
         input: ({ context }) => ({ token: context.token!, req: context.req }),
-        onDone: { target: "endingSession", actions: assign({ payload: ({ event }) => event.output }) },
+        onDone: { target: "endingSession", actions: { type: "rememberToken", params: ({ event }) => event.output } },
         // A session that cannot be read is still ended: the cookie goes either way.
         onError: { target: "endingSession" },
       },
     },
     endingSession: {
-      entry: emit(({ context }) => ({ type: "signOut" as const, token: context.payload })),
+      entry: "announceSignOut",
       invoke: {
         src: "endSession",
         input: ({ context }) => ({ token: context.token!, payload: context.payload, req: context.req }),
@@ -78,7 +81,7 @@ export const signOutMachine = setup({
       invoke: {
         src: "resolveRedirect",
         input: ({ context }) => ({ url: context.callbackUrl, req: context.req }),
-        onDone: { target: "signedOut", actions: assign({ redirectTo: ({ event }) => event.output }) },
+        onDone: { target: "signedOut", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
         onError: {
           target: "signedOut",
           actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
