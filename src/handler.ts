@@ -115,7 +115,8 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
       case "providers":
         return showProviders(rt, ctx);
       case "signin":
-        // A GET naming a provider has nothing to do yet but show the sign-in page.
+        // A GET naming a provider has nothing to do yet but show the sign-in page; an unknown one is a 404.
+        if (ctx.providerId) callbackProvider(rt, ctx);
         return showSignIn(rt, ctx);
       case "signout":
         return showSignOut(rt, ctx);

@@ -104,7 +104,8 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
 export async function buildContext(rt: Runtime, request: Request): Promise<RequestContext> {
   const raw = new URL(request.url);
   const origin = trustedOrigin(rt, request, raw);
-  const url = new URL(`${raw.pathname}${raw.search}`, origin);
+  // Joined, not resolved: a path such as "//host/auth/session" must stay a path, not name a host.
+  const url = new URL(`${origin}${raw.pathname}${raw.search}`);
   const route = parseAction(url.pathname, rt.basePath);
   if (!route) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: not a route of appauth.`);
   const method = request.method === "GET" || request.method === "HEAD" ? "GET" : request.method === "POST" ? "POST" : null;

@@ -188,7 +188,8 @@ export type ProviderConfig = CredentialsConfig | OtherProviderConfig;
 /** A provider factory: listed bare (`providers: [GitHub]`) or called with overrides. */
 export type ProviderFactory<P extends ProviderConfig = ProviderConfig> = (overrides?: Partial<P>) => P;
 
-export type Provider = ProviderConfig | ProviderFactory;
+/** A factory listed bare is called with no arguments: any factory whose options are optional fits. */
+export type Provider = ProviderConfig | (() => ProviderConfig);
 
 /** A provider as the library uses it at run time: defaults applied, URLs known. */
 export type InternalProvider = ProviderConfig & {

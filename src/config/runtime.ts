@@ -66,15 +66,26 @@ export interface Runtime {
   cookies(secure: boolean): ResolvedCookies;
 }
 
-const runtimes = new WeakMap<AuthConfig, Runtime>();
+const runtimes = new WeakMap<AuthConfig, Runtime | { failed: unknown }>();
 
-/** The runtime for `config`, built and validated on first use. Throws an `AuthError` for a bad config. */
+/**
+ * The runtime for `config`, built and validated on first use. Throws an `AuthError` for a bad
+ * config; the failure is remembered too, so a broken config is diagnosed once, not per request.
+ */
 export function getRuntime(config: AuthConfig, env: Env = processEnv()): Runtime {
   const cached = runtimes.get(config);
-  if (cached) return cached;
-  const runtime = buildRuntime(config, env);
-  runtimes.set(config, runtime);
-  return runtime;
+  if (cached) {
+    if ("failed" in cached) throw cached.failed;
+    return cached;
+  }
+  try {
+    const runtime = buildRuntime(config, env);
+    runtimes.set(config, runtime);
+    return runtime;
+  } catch (error) {
+    runtimes.set(config, { failed: error });
+    throw error;
+  }
 }
 
 /** Development only: one random secret per process, so sessions survive a request but never a restart. */

@@ -22,14 +22,18 @@ const providerObject = z.looseObject({
 const pageUrl = z.string().refine((v) => v.startsWith("/") || /^https?:\/\//.test(v), "expected a path or an http(s) URL");
 
 export const configSchema = z.looseObject({
-  providers: z.array(z.union([fn, providerObject]), { message: "expected a list of providers" }),
+  providers: z.array(z.union([fn, providerObject], { message: "expected a provider object or a provider factory function" }), {
+    message: "expected a list of providers",
+  }),
   adapter: z.looseObject({}).optional(),
   basePath: z
     .string()
     .regex(/^\/[^?#]*[^/?#]$|^\/$/, "expected a path that starts with '/' and has no trailing '/', query or fragment")
     .optional(),
   secret: z
-    .union([z.string().min(1, "must not be empty"), z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty")])
+    .union([z.string().min(1, "must not be empty"), z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty")], {
+      message: "expected a non-empty string or a non-empty list of non-empty strings",
+    })
     .optional(),
   session: z
     .looseObject({
@@ -69,7 +73,8 @@ export const configSchema = z.looseObject({
     })
     .optional(),
   cookies: z
-    .record(
+    // Partial: overriding one cookie must not require listing all seven.
+    .partialRecord(
       z.enum(["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge"]),
       z.looseObject({
         name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "expected a valid cookie name").optional(),
@@ -95,11 +100,24 @@ export const configSchema = z.looseObject({
   inspect: optionalFn,
 });
 
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * A union's own message is only "Invalid input". When one of its branches got past the root (a
+ * provider object with a bad field), that branch's issues say what is wrong, at their full path.
+ */
+function explainUnion(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || !issue.errors) return [issue];
+  const deeper = issue.errors.find((branch) => branch.some((i) => i.path.length > 0));
+  if (!deeper) return [issue];
+  return deeper.flatMap((i) => explainUnion({ ...i, path: [...issue.path, ...i.path] }));
+}
+
 /** Validates the shape of a configuration; throws `InvalidConfiguration` naming every bad option. */
 export function validateConfigShape(config: unknown): void {
   const result = configSchema.safeParse(config);
   if (result.success) return;
-  const problems = result.error.issues.map((issue) => {
+  const problems = result.error.issues.flatMap(explainUnion).map((issue) => {
     const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
     return `${path || "config"}: ${issue.message}`;
   });
