@@ -7,6 +7,7 @@
  */
 import { decodeBase64url, encodeBase64url } from "./base64url.js";
 import type { SessionKey } from "./key.js";
+import { nodeCrypto } from "./native.js";
 
 /** Direct use of a shared symmetric key as the content key (RFC 7518 §4.5). */
 export const ALG = "dir";
@@ -53,6 +54,7 @@ async function authenticationTag(
   const bits = aad.length * 8;
   view.setUint32(input.length - 8, Math.floor(bits / 2 ** 32));
   view.setUint32(input.length - 4, bits >>> 0);
+  if (nodeCrypto && key.native) return nodeCrypto.createHmac("sha512", key.native.macKey).update(input).digest().subarray(0, TAG_BYTES);
   const mac = await crypto.subtle.sign("HMAC", key.macKey, input);
   return new Uint8Array(mac, 0, TAG_BYTES);
 }
@@ -65,11 +67,27 @@ function equalTags(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** AES-256-CBC with PKCS#7 padding (RFC 7518 §5.2.2.1 step 3), synchronously where Node allows. */
+async function encrypt(key: SessionKey, iv: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  if (nodeCrypto && key.native) {
+    const cipher = nodeCrypto.createCipheriv("aes-256-cbc", key.native.encryptionKey, iv);
+    return concat(cipher.update(plaintext), cipher.final());
+  }
+  return new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.encryptionKey, plaintext));
+}
+
 /** Encrypts `plaintext` under `key` into a compact JWE whose header names the key by `kid`. */
 export async function sealJwe(plaintext: Uint8Array<ArrayBuffer>, key: SessionKey): Promise<string> {
   const header = protectedHeader(key.kid);
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key.encryptionKey, plaintext));
+  const ciphertext = await encrypt(key, iv, plaintext);
   const tag = await authenticationTag(key, encoder.encode(header), iv, ciphertext);
   // The encrypted-key segment is empty: with `dir` the shared key is the content key.
   return `${header}..${encodeBase64url(iv)}.${encodeBase64url(ciphertext)}.${encodeBase64url(tag)}`;
@@ -119,6 +137,10 @@ export async function openJwe(jwe: ParsedJwe, key: SessionKey): Promise<Uint8Arr
   const expected = await authenticationTag(key, jwe.aad, jwe.iv, jwe.ciphertext);
   if (!equalTags(expected, jwe.tag)) return null;
   try {
+    if (nodeCrypto && key.native) {
+      const decipher = nodeCrypto.createDecipheriv("aes-256-cbc", key.native.encryptionKey, jwe.iv);
+      return concat(decipher.update(jwe.ciphertext), decipher.final());
+    }
     return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv: jwe.iv }, key.encryptionKey, jwe.ciphertext));
   } catch {
     return null;

@@ -7,6 +7,7 @@
  * each other's behaviour change.
  */
 import { encodeBase64url } from "./base64url.js";
+import { nodeCrypto } from "./native.js";
 
 /** A derived key, ready for A256CBC-HS512 (RFC 7518 §5.2.2.1: MAC key first, encryption key second). */
 export interface SessionKey {
@@ -16,6 +17,8 @@ export interface SessionKey {
   readonly macKey: CryptoKey;
   /** AES-256-CBC over the last 32 bytes. */
   readonly encryptionKey: CryptoKey;
+  /** The same two halves as Node key objects, when Node's synchronous crypto is at hand (see native.ts). */
+  readonly native?: { readonly macKey: unknown; readonly encryptionKey: unknown };
 }
 
 /** Bytes of key material for A256CBC-HS512. */
@@ -51,7 +54,12 @@ async function deriveSessionKey(secret: string, salt: string): Promise<SessionKe
       // RFC 7638 §3: the required members of an `oct` JWK, in lexicographic order, no whitespace.
       subtle.digest("SHA-256", encoder.encode(`{"k":"${encodeBase64url(bits)}","kty":"oct"}`)),
     ]);
-    return { kid: encodeBase64url(new Uint8Array(thumbprint)), macKey, encryptionKey };
+    const kid = encodeBase64url(new Uint8Array(thumbprint));
+    // Key objects copy the bytes, so zeroing `bits` below leaves them intact.
+    const native = nodeCrypto
+      ? { macKey: nodeCrypto.createSecretKey(bits.slice(0, half)), encryptionKey: nodeCrypto.createSecretKey(bits.slice(half)) }
+      : undefined;
+    return native ? { kid, macKey, encryptionKey, native } : { kid, macKey, encryptionKey };
   } finally {
     bits.fill(0);
   }
