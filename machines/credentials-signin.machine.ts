@@ -1,12 +1,18 @@
 /**
- * Credentials sign-in: the provider's `authorize` checks what the person typed, the `signIn` callback
- * may veto or divert, then a session is issued and the person is sent to the callback URL.
- * Every refusal ends in a final state that names why; only `signedIn` carries session cookies.
+ * Credentials sign-in: the provider's `authorize` checks what the person typed; the shared
+ * sign-in completion (signIn callback, session for either strategy) takes it from there, and the
+ * person is sent to the callback URL. Every refusal ends in a final state that names why; only
+ * `signedIn` carries session cookies.
  */
-import { assign, emit, setup } from "xstate";
+import { assign, enqueueActions, setup } from "xstate";
 import type { Account, User } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
 import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  signInCompletionMachine,
+  type CompletionEvent,
+  type SignInCompletionOutput,
+} from "./signin-completion.machine.js";
 
 export interface CredentialsSignInInput {
   providerId: string;
@@ -14,6 +20,8 @@ export interface CredentialsSignInInput {
   credentials: Record<string, unknown>;
   /** Where the person asked to go afterwards; untrusted until `resolveRedirect` has judged it. */
   callbackUrl: string;
+  /** Whether an adapter stores users (for the database session strategy). */
+  hasAdapter: boolean;
   req: RequestContext;
 }
 
@@ -30,7 +38,7 @@ export type CredentialsSignInOutput =
   | { outcome: "diverted"; redirectTo: string }
   | { outcome: "refused"; failure: FlowFailure };
 
-export type CredentialsSignInEmitted = { type: "signIn"; user: User; account: Account };
+export type CredentialsSignInEmitted = CompletionEvent;
 
 export const credentialsSignInMachine = setup({
   types: {
@@ -43,11 +51,7 @@ export const credentialsSignInMachine = setup({
     authorize: effect<User | null, { providerId: string; credentials: Record<string, unknown>; req: RequestContext }>(
       "authorize",
     ),
-    signInCallback: effect<
-      boolean | string,
-      { user: User; account: Account; credentials: Record<string, unknown> }
-    >("signInCallback"),
-    issueSession: effect<SetCookie[], { user: User; account: Account; req: RequestContext }>("issueSession"),
+    completeSignIn: signInCompletionMachine,
     resolveRedirect: effect<string, { url: string; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
@@ -57,15 +61,22 @@ export const credentialsSignInMachine = setup({
       user,
       account: { provider: context.providerId, providerAccountId: String(user.id ?? ""), type: "credentials" } as Account,
     })),
-    rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
+      done.outcome === "signedIn"
+        ? { cookies: done.cookies }
+        : done.outcome === "diverted"
+          ? { redirectTo: done.redirectTo }
+          : { failure: done.failure },
+    ),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    announceSignIn: emit(({ context }) => ({ type: "signIn" as const, user: context.user!, account: context.account! })),
+    announce: enqueueActions(({ enqueue }, events: CompletionEvent[]) => {
+      for (const event of events) enqueue.emit(event);
+    }),
   },
   guards: {
     userReturned: (_, output: User | null) => typeof output === "object" && output !== null,
-    signInAllowed: (_, output: boolean | string) => output === true,
-    // An empty string is no destination: it refuses like `false`.
-    signInDiverted: (_, output: boolean | string) => typeof output === "string" && output.length > 0,
+    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
+      params.done.outcome === params.outcome,
   },
 }).createMachine({
   id: "credentialsSignIn",
@@ -75,15 +86,11 @@ export const credentialsSignInMachine = setup({
     authorizing: {
       invoke: {
         src: "authorize",
-        input: ({ context }) => ({
-          providerId: context.providerId,
-          credentials: context.credentials,
-          req: context.req,
-        }),
+        input: ({ context }) => ({ providerId: context.providerId, credentials: context.credentials, req: context.req }),
         onDone: [
           {
             guard: { type: "userReturned", params: ({ event }) => event.output },
-            target: "checkingSignIn",
+            target: "completing",
             actions: { type: "rememberUser", params: ({ event }) => event.output as User },
           },
           {
@@ -91,40 +98,38 @@ export const credentialsSignInMachine = setup({
             actions: { type: "recordFailure", params: { error: undefined, as: "CredentialsSignin" as const } },
           },
         ],
-        onError: {
-          target: "refused",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: "refused", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    checkingSignIn: {
+    completing: {
       invoke: {
-        src: "signInCallback",
-        input: ({ context }) => ({ user: context.user!, account: context.account!, credentials: context.credentials }),
+        src: "completeSignIn",
+        input: ({ context }) => ({
+          provider: { id: context.providerId, type: "credentials" as const, allowDangerousEmailAccountLinking: false },
+          user: context.user!,
+          account: context.account!,
+          emailVerified: false,
+          credentials: context.credentials,
+          hasAdapter: context.hasAdapter,
+          req: context.req,
+        }),
         onDone: [
-          { guard: { type: "signInAllowed", params: ({ event }) => event.output }, target: "issuingSession" },
           {
-            guard: { type: "signInDiverted", params: ({ event }) => event.output },
-            target: "diverted",
-            actions: { type: "rememberRedirect", params: ({ event }) => event.output as string },
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            target: "resolvingRedirect",
+            actions: [
+              { type: "rememberCompletion", params: ({ event }) => event.output },
+              { type: "announce", params: ({ event }) => event.output.events },
+            ],
           },
-          { target: "denied" },
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            target: "diverted",
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
+          },
+          { target: "refused", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
         ],
-        onError: {
-          target: "denied",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "AccessDenied" as const }) },
-        },
-      },
-    },
-    issuingSession: {
-      invoke: {
-        src: "issueSession",
-        input: ({ context }) => ({ user: context.user!, account: context.account!, req: context.req }),
-        onDone: { target: "resolvingRedirect", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
-        onError: {
-          target: "failed",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: "refused", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
     resolvingRedirect: {
@@ -132,28 +137,19 @@ export const credentialsSignInMachine = setup({
         src: "resolveRedirect",
         input: ({ context }) => ({ url: context.callbackUrl, req: context.req }),
         onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
-        onError: {
-          target: "failed",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
     signedIn: {
       type: "final",
-      entry: "announceSignIn",
       output: ({ context }) => ({ outcome: "signedIn", redirectTo: context.redirectTo!, cookies: context.cookies }),
     },
     diverted: {
       type: "final",
       output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo! }),
     },
-    denied: {
-      type: "final",
-      output: ({ context }) => ({ outcome: "refused", failure: context.failure ?? { error: undefined, as: "AccessDenied" } }),
-    },
     refused: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
     failed: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
   },
-  // Each final state states its own output; the machine passes it on.
   output: ({ event }) => event.output as CredentialsSignInOutput,
 });

@@ -28,6 +28,7 @@ import {
   showVerifyRequest,
   signInPageUrl,
 } from "./flows/pages.js";
+import { bindOAuth, handleOAuthCallback, handleOAuthSignIn, type BoundOAuth } from "./flows/oauth.js";
 import { bindSessionMachine, handleSession, type BoundSessionMachine } from "./flows/session.js";
 import { bindSignOut, handleSignOut, type BoundSignOut } from "./flows/signout.js";
 import { consoleLogger } from "./logger.js";
@@ -35,10 +36,12 @@ import { renderErrorPage } from "./pages/index.js";
 import type { RequestContext } from "./request-context.js";
 import { toResponse, type ResponsePlan } from "./response.js";
 import { buildContext } from "./router.js";
-import type { AuthConfig, AuthConfigInput } from "./types.js";
+import type { OAuthProviderConfig } from "./providers/oauth-types.js";
+import type { AuthConfig, AuthConfigInput, ProviderConfig } from "./types.js";
 
 interface Flows {
   credentialsSignIn: BoundCredentialsSignIn;
+  oauth: BoundOAuth;
   session: BoundSessionMachine;
   signOut: BoundSignOut;
 }
@@ -49,7 +52,12 @@ const boundFlows = new WeakMap<Runtime, Flows>();
 function flowsOf(rt: Runtime): Flows {
   let flows = boundFlows.get(rt);
   if (!flows) {
-    flows = { credentialsSignIn: bindCredentialsSignIn(rt), session: bindSessionMachine(rt), signOut: bindSignOut(rt) };
+    flows = {
+      credentialsSignIn: bindCredentialsSignIn(rt),
+      oauth: bindOAuth(rt),
+      session: bindSessionMachine(rt),
+      signOut: bindSignOut(rt),
+    };
     boundFlows.set(rt, flows);
   }
   return flows;
@@ -124,9 +132,13 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         return showError(rt, ctx);
       case "verify-request":
         return showVerifyRequest(rt, ctx);
-      case "callback":
+      case "callback": {
+        const provider = callbackProvider(rt, ctx);
+        if (isOAuth(provider)) return oauthCallback(rt, flows, ctx, provider);
+        return unsupportedFlow(ctx);
+      }
       case "webauthn-options":
-        // No provider type served by this version has a GET callback or WebAuthn options.
+        // No provider type served by this version has WebAuthn options.
         callbackProvider(rt, ctx);
         return unsupportedFlow(ctx);
     }
@@ -151,10 +163,13 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
       if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signin.");
       // Credentials are posted to /callback/:provider; a POST here only asks for the form.
       if (provider.type === "credentials") return { redirect: signInPageUrl(rt, ctx) };
+      if (isOAuth(provider)) return handleOAuthSignIn(rt, flows.oauth, ctx, provider);
       return unsupportedFlow(ctx);
     }
     case "callback": {
       const provider = callbackProvider(rt, ctx);
+      // A provider's form_post callback carries no CSRF token: its state and PKCE checks protect it.
+      if (isOAuth(provider)) return oauthCallback(rt, flows, ctx, provider);
       if (provider.type !== "credentials") return unsupportedFlow(ctx);
       if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action callback.");
       return handleCredentialsCallback(rt, flows.credentialsSignIn, ctx, provider.id);
@@ -162,6 +177,22 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
     default:
       throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
   }
+}
+
+function isOAuth(provider: ProviderConfig): provider is ProviderConfig & OAuthProviderConfig {
+  return provider.type === "oauth" || provider.type === "oidc";
+}
+
+async function oauthCallback(
+  rt: Runtime,
+  flows: Flows,
+  ctx: RequestContext,
+  provider: OAuthProviderConfig,
+): Promise<ResponsePlan> {
+  const result = await handleOAuthCallback(rt, flows.oauth, ctx, provider);
+  if ("plan" in result) return result.plan;
+  const plan = errorPlan(rt, ctx, result.error);
+  return { ...plan, cookies: [...(plan.cookies ?? []), ...result.cookies] };
 }
 
 /** The provider a /signin/:id or /callback/:id route names; InvalidProvider when there is none. */

@@ -12,6 +12,7 @@
  */
 import type { AuthError, CredentialsSignin } from "./errors.js";
 import type { customFetch, skipCSRFCheck } from "./symbols.js";
+import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
@@ -183,7 +184,7 @@ export interface OtherProviderConfig extends CommonProviderOptions {
   [key: string]: unknown;
 }
 
-export type ProviderConfig = CredentialsConfig | OtherProviderConfig;
+export type ProviderConfig = CredentialsConfig | OAuthProviderConfig | OtherProviderConfig;
 
 /** A provider factory: listed bare (`providers: [GitHub]`) or called with overrides. */
 export type ProviderFactory<P extends ProviderConfig = ProviderConfig> = (overrides?: Partial<P>) => P;

@@ -7,6 +7,7 @@ import { defaultCookies, type ResolvedCookies } from "../cookies.js";
 import {
   ExperimentalFeatureNotEnabled,
   InvalidConfiguration,
+  MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
   UnsupportedStrategy,
@@ -16,6 +17,7 @@ import { createLogger } from "../logger.js";
 import { defaultRedirect } from "../redirect.js";
 import { skipCSRFCheck } from "../symbols.js";
 import type {
+  Adapter,
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
@@ -40,6 +42,7 @@ export interface ResolvedTheme {
 
 export interface Runtime {
   config: AuthConfig;
+  adapter?: Adapter;
   env: Env;
   basePath: string;
   /** Newest first: the first encrypts and signs, all of them decrypt and verify. */
@@ -126,10 +129,31 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
     if (provider.type === "webauthn" && !config.experimental?.enableWebAuthn) {
       throw new ExperimentalFeatureNotEnabled(`${where}: WebAuthn is experimental; set experimental.enableWebAuthn.`);
     }
-    if (provider.type !== "credentials") {
+    if (provider.type === "email" || provider.type === "webauthn") {
       throw new UnsupportedStrategy(`${where}: providers of type "${provider.type}" are not supported by this version yet.`);
     }
   });
+}
+
+/** The adapter methods each part of a configuration calls. */
+const NEEDED_METHODS = {
+  database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
+  accounts: ["getUserByAccount", "getUserByEmail", "getUser", "createUser", "linkAccount"],
+} as const;
+
+/** A configuration that will call an adapter method the adapter lacks fails now, naming them all. */
+function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database", providers: ProviderConfig[]): void {
+  if (strategy === "database" && !adapter) {
+    throw new InvalidConfiguration("session.strategy: the database strategy needs an `adapter`.");
+  }
+  if (!adapter) return;
+  const needed = new Set<string>();
+  if (strategy === "database") NEEDED_METHODS.database.forEach((m) => needed.add(m));
+  if (providers.some((p) => p.type === "oauth" || p.type === "oidc")) NEEDED_METHODS.accounts.forEach((m) => needed.add(m));
+  const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function");
+  if (missing.length) {
+    throw new MissingAdapterMethods(`adapter: the configuration needs the adapter methods ${missing.join(", ")}.`);
+  }
 }
 
 function randomSessionToken(): string {
@@ -153,11 +177,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
   }
 
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
-  if (strategy === "database") {
-    throw new UnsupportedStrategy(
-      "session.strategy: database sessions are not supported by this version yet; use the jwt strategy.",
-    );
-  }
+  checkAdapter(config.adapter, strategy, providers);
 
   const envUrlRaw = urlFromEnv(env);
   let envUrl: URL | undefined;
@@ -187,6 +207,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
   const userCallbacks = config.callbacks ?? {};
   return {
     config,
+    adapter: config.adapter,
     env,
     basePath: config.basePath ?? "/auth",
     secrets,

@@ -5,11 +5,18 @@
 import { fromPromise } from "xstate";
 import { credentialsSignInMachine, type CredentialsSignInOutput } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
-import { AccessDenied, AuthError, CallbackRouteError, CredentialsSignin } from "../errors.js";
+import {
+  AccessDenied,
+  AuthError,
+  CallbackRouteError,
+  CredentialsSignin,
+  OAuthAccountNotLinked,
+  OAuthCallbackError,
+} from "../errors.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { issueJwtSession } from "../session/jwt-session.js";
+import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
 import { runFlow } from "./run.js";
 
@@ -20,10 +27,7 @@ export function bindCredentialsSignIn(rt: Runtime) {
         const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
         return (await provider.authorize(input.credentials, input.req.request)) ?? null;
       }),
-      signInCallback: fromPromise(async ({ input }) =>
-        rt.callbacks.signIn({ user: input.user, account: input.account, credentials: input.credentials }),
-      ),
-      issueSession: fromPromise(({ input }) => issueJwtSession(rt, input.req, { user: input.user, account: input.account })),
+      completeSignIn: bindSignInCompletion(rt),
       resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
     },
   });
@@ -36,6 +40,12 @@ export function refusalError(failure: Extract<CredentialsSignInOutput, { outcome
   const { error, as } = failure;
   if (error instanceof CredentialsSignin) return error;
   if (as === "CredentialsSignin") return new CredentialsSignin();
+  if (as === "OAuthAccountNotLinked") return new OAuthAccountNotLinked("The account is already linked to another user.");
+  if (as === "OAuthCallbackError") {
+    if (error instanceof OAuthCallbackError) return error;
+    const message = error instanceof Error ? error.message : "The OAuth callback could not be completed.";
+    return new OAuthCallbackError(message, { cause: error });
+  }
   if (as === "AccessDenied") {
     if (error instanceof AuthError && error.type === "AccessDenied") return error;
     const message = error instanceof Error ? error.message : undefined;
@@ -60,6 +70,7 @@ export async function handleCredentialsCallback(
     providerId,
     credentials,
     callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    hasAdapter: rt.adapter !== undefined,
     req: ctx,
   });
   switch (output.outcome) {

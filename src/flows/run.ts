@@ -62,25 +62,62 @@ async function deliver(rt: Runtime, event: EmittedEvent): Promise<void> {
   }
 }
 
+export interface RunOptions {
+  /** Stop when the machine rests in this state (a flow that spans two requests) instead of at its end. */
+  until?: string;
+  /** Resume a persisted flow: start in `value` with `context`, then send `event`. */
+  resume?: { value: string; context: unknown; event: { type: string } };
+}
+
+export type RunResult<M extends AnyStateMachine> =
+  | { done: true; output: OutputFrom<M> }
+  | { done: false; value: string; context: unknown };
+
 /** Runs `machine` with `input` to completion and returns its output. */
 export async function runFlow<M extends AnyStateMachine>(rt: Runtime, machine: M, input: InputFrom<M>): Promise<OutputFrom<M>> {
+  const result = await runMachine(rt, machine, input, {});
+  if (!result.done) throw new Error(`${machine.id} stopped before its end`);
+  return result.output;
+}
+
+/**
+ * Runs `machine` until it ends or, with `until`, rests in that state; or resumes it from a
+ * persisted resting state. Emitted events are delivered (and awaited) before it returns.
+ */
+export async function runMachine<M extends AnyStateMachine>(
+  rt: Runtime,
+  machine: M,
+  input: InputFrom<M> | undefined,
+  options: RunOptions,
+): Promise<RunResult<M>> {
   const deliveries: Promise<void>[] = [];
-  const actor = createActor(machine, { input, inspect: inspector(rt) });
+  const snapshot = options.resume
+    ? machine.resolveState({ value: options.resume.value, context: options.resume.context as never })
+    : undefined;
+  const actorOptions = snapshot ? { snapshot, inspect: inspector(rt) } : { input, inspect: inspector(rt) };
+  const actor = createActor(machine, actorOptions as Parameters<typeof createActor<M>>[1]);
   actor.on("*", (event: EmittedEvent) => {
     deliveries.push(deliver(rt, event));
   });
-  const finished = new Promise<OutputFrom<M>>((resolve, reject) => {
+  const finished = new Promise<RunResult<M>>((resolve, reject) => {
     actor.subscribe({
-      complete: () => resolve((actor.getSnapshot() as { output?: unknown }).output as OutputFrom<M>),
+      next: (state) => {
+        const value = (state as { value?: unknown }).value;
+        if (options.until && value === options.until) {
+          resolve({ done: false, value, context: (state as { context?: unknown }).context });
+        }
+      },
+      complete: () => resolve({ done: true, output: (actor.getSnapshot() as { output?: unknown }).output as OutputFrom<M> }),
       error: reject,
     });
   });
   actor.start();
   try {
-    const output = await finished;
-    rt.logger.debug("flow", `${machine.id} ended in ${JSON.stringify((actor.getSnapshot() as { value?: unknown }).value)}`);
+    if (options.resume) actor.send(options.resume.event as never);
+    const result = await finished;
+    rt.logger.debug("flow", `${machine.id} ${result.done ? "ended" : "rests"} in ${JSON.stringify((actor.getSnapshot() as { value?: unknown }).value)}`);
     if (deliveries.length) await Promise.all(deliveries);
-    return output;
+    return result;
   } finally {
     actor.stop();
   }

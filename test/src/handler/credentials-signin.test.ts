@@ -245,13 +245,14 @@ describe("the jwt callback at sign-in", () => {
 });
 
 describe("the signIn event", () => {
-  it("is called with the user and the account of a successful sign-in", async () => {
+  it("is called with the user, the account and isNewUser of a successful sign-in", async () => {
     const signIn = vi.fn();
     await new TestClient(testConfig({ events: { signIn } })).signIn(ADA_USERNAME, ADA_PASSWORD);
     expect(signIn).toHaveBeenCalledOnce();
     expect(signIn).toHaveBeenCalledWith({
       user: ADA,
       account: { provider: "credentials", providerAccountId: ADA.id, type: "credentials" },
+      isNewUser: false,
     });
   });
 

@@ -1,0 +1,296 @@
+/**
+ * OAuth 2 / OpenID Connect sign-in, from the redirect out to the callback back: one machine that
+ * spans two requests. The first request runs it until `awaitingCallback`, where it waits for an
+ * event and runs nothing: the only place it is persisted (its checks, small, encrypted, bound to
+ * the provider, short-lived). The callback restores it there and sends `callback.received`; the
+ * response is validated (state, iss, PKCE), the code exchanged, the ID token checked, the profile
+ * mapped, and the shared sign-in completion issues the session.
+ */
+import { assign, enqueueActions, setup } from "xstate";
+import type { Account, Profile, User } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  signInCompletionMachine,
+  type CompletionEvent,
+  type SignInCompletionOutput,
+} from "./signin-completion.machine.js";
+
+export interface OAuthInput {
+  providerId: string;
+  /** The provider's opt-in to linking by email (see the sign-in completion's rules). */
+  allowDangerousEmailAccountLinking: boolean;
+  /** Where the person asked to go afterwards (untrusted until judged by the redirect callback). */
+  callbackUrl: string;
+  /** Extra authorization request parameters asked for by the application (never the protocol's own). */
+  authorizationParams: Record<string, string>;
+  req: RequestContext;
+}
+
+/** What the callback hands the machine: the provider's answer and the request it came with. */
+export type OAuthCallbackEvent = { type: "callback.received"; params: URLSearchParams; req: RequestContext };
+
+/** The checks the callback restored from the flow cookies, and where to go afterwards. */
+export interface RestoredChecks {
+  codeVerifier?: string;
+  nonce?: string;
+  state?: string;
+  callbackUrl: string;
+  /** The redirect_uri the authorization request used (it differs from ours behind a redirect proxy). */
+  redirectUri: string;
+}
+
+export interface OAuthContext extends OAuthInput {
+  authorizationUrl?: string;
+  /** Cookies to set or clear: the flow cookies on the way out, their removal on the way back. */
+  flowCookies: SetCookie[];
+  callbackParams?: URLSearchParams;
+  checks?: RestoredChecks;
+  tokens?: Record<string, unknown>;
+  profile?: Profile;
+  user?: User;
+  account?: Account;
+  emailVerified: boolean;
+  currentUserId?: string;
+  hasAdapter: boolean;
+  isNewUser: boolean;
+  sessionCookies: SetCookie[];
+  redirectTo?: string;
+  failure?: FlowFailure;
+}
+
+export type OAuthOutput =
+  | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "diverted"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "refused"; failure: FlowFailure; cookies: SetCookie[] };
+
+export type OAuthEmitted = CompletionEvent;
+
+type Mapped = { user: User; account: Account; emailVerified: boolean };
+
+export const oauthMachine = setup({
+  types: {
+    input: {} as OAuthInput & { hasAdapter: boolean },
+    context: {} as OAuthContext,
+    events: {} as OAuthCallbackEvent,
+    output: {} as OAuthOutput,
+    emitted: {} as OAuthEmitted,
+  },
+  actors: {
+    discoverEndpoints: effect<void, { providerId: string }>("discoverEndpoints"),
+    createAuthorizationRequest: effect<
+      { url: string; cookies: SetCookie[] },
+      { providerId: string; callbackUrl: string; authorizationParams: Record<string, string>; req: RequestContext }
+    >("createAuthorizationRequest"),
+    restoreChecks: effect<
+      { checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string },
+      { providerId: string; req: RequestContext }
+    >("restoreChecks"),
+    validateCallback: effect<
+      URLSearchParams,
+      { providerId: string; params: URLSearchParams; checks: RestoredChecks }
+    >("validateCallback"),
+    exchangeCode: effect<
+      Record<string, unknown>,
+      { providerId: string; callbackParams: URLSearchParams; checks: RestoredChecks }
+    >("exchangeCode"),
+    fetchProfile: effect<Profile, { providerId: string; tokens: Record<string, unknown> }>("fetchProfile"),
+    mapProfile: effect<Mapped, { providerId: string; profile: Profile; tokens: Record<string, unknown> }>("mapProfile"),
+    completeSignIn: signInCompletionMachine,
+    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberAuthorizationRequest: assign((_, made: { url: string; cookies: SetCookie[] }) => ({
+      authorizationUrl: made.url,
+      flowCookies: made.cookies,
+    })),
+    takeCallback: assign((_, event: OAuthCallbackEvent) => ({ callbackParams: event.params, req: event.req })),
+    rememberChecks: assign(
+      (_, restored: { checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string }) => ({
+        checks: restored.checks,
+        callbackUrl: restored.checks.callbackUrl,
+        // The flow cookies are single use: every answer to the callback clears them.
+        flowCookies: restored.clearCookies,
+        ...(restored.currentUserId ? { currentUserId: restored.currentUserId } : {}),
+      }),
+    ),
+    rememberValidatedParams: assign((_, callbackParams: URLSearchParams) => ({ callbackParams })),
+    rememberTokens: assign((_, tokens: Record<string, unknown>) => ({ tokens })),
+    rememberProfile: assign((_, profile: Profile) => ({ profile })),
+    rememberUser: assign((_, mapped: Mapped) => mapped),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
+      done.outcome === "signedIn"
+        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser }
+        : done.outcome === "diverted"
+          ? { redirectTo: done.redirectTo }
+          : { failure: done.failure },
+    ),
+    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
+    announce: enqueueActions(({ enqueue }, events: CompletionEvent[]) => {
+      for (const event of events) enqueue.emit(event);
+    }),
+  },
+  guards: {
+    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
+      params.done.outcome === params.outcome,
+  },
+}).createMachine({
+  id: "oauth",
+  context: ({ input }) => ({
+    ...input,
+    flowCookies: [],
+    emailVerified: false,
+    isNewUser: false,
+    sessionCookies: [],
+  }),
+  initial: "discovering",
+  states: {
+    discovering: {
+      invoke: {
+        src: "discoverEndpoints",
+        input: ({ context }) => ({ providerId: context.providerId }),
+        onDone: { target: "preparingAuthorization" },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    preparingAuthorization: {
+      invoke: {
+        src: "createAuthorizationRequest",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          callbackUrl: context.callbackUrl,
+          authorizationParams: context.authorizationParams,
+          req: context.req,
+        }),
+        onDone: {
+          target: "awaitingCallback",
+          actions: { type: "rememberAuthorizationRequest", params: ({ event }) => event.output },
+        },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // The flow rests here between the two requests: no invoke, no timer.
+    awaitingCallback: {
+      on: {
+        "callback.received": {
+          target: "restoringChecks",
+          actions: { type: "takeCallback", params: ({ event }) => event },
+        },
+      },
+    },
+    restoringChecks: {
+      invoke: {
+        src: "restoreChecks",
+        input: ({ context }) => ({ providerId: context.providerId, req: context.req }),
+        onDone: { target: "validatingCallback", actions: { type: "rememberChecks", params: ({ event }) => event.output } },
+        onError: {
+          target: "failed",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
+        },
+      },
+    },
+    validatingCallback: {
+      invoke: {
+        src: "validateCallback",
+        input: ({ context }) => ({ providerId: context.providerId, params: context.callbackParams!, checks: context.checks! }),
+        onDone: { target: "exchangingCode", actions: { type: "rememberValidatedParams", params: ({ event }) => event.output } },
+        onError: {
+          target: "failed",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
+        },
+      },
+    },
+    exchangingCode: {
+      invoke: {
+        src: "exchangeCode",
+        input: ({ context }) => ({ providerId: context.providerId, callbackParams: context.callbackParams!, checks: context.checks! }),
+        onDone: { target: "fetchingProfile", actions: { type: "rememberTokens", params: ({ event }) => event.output } },
+        onError: {
+          target: "failed",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
+        },
+      },
+    },
+    fetchingProfile: {
+      invoke: {
+        src: "fetchProfile",
+        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens! }),
+        onDone: { target: "mappingProfile", actions: { type: "rememberProfile", params: ({ event }) => event.output } },
+        onError: {
+          target: "failed",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
+        },
+      },
+    },
+    mappingProfile: {
+      invoke: {
+        src: "mapProfile",
+        input: ({ context }) => ({ providerId: context.providerId, profile: context.profile!, tokens: context.tokens! }),
+        onDone: { target: "completing", actions: { type: "rememberUser", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    completing: {
+      invoke: {
+        src: "completeSignIn",
+        input: ({ context }) => ({
+          provider: {
+            id: context.providerId,
+            type: context.account!.type,
+            allowDangerousEmailAccountLinking: context.allowDangerousEmailAccountLinking,
+          },
+          user: context.user!,
+          account: context.account!,
+          profile: context.profile!,
+          emailVerified: context.emailVerified,
+          ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
+          hasAdapter: context.hasAdapter,
+          req: context.req,
+        }),
+        onDone: [
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            target: "resolvingRedirect",
+            actions: [
+              { type: "rememberCompletion", params: ({ event }) => event.output },
+              { type: "announce", params: ({ event }) => event.output.events },
+            ],
+          },
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            target: "diverted",
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
+          },
+          { target: "failed", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    resolvingRedirect: {
+      invoke: {
+        src: "resolveRedirect",
+        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, req: context.req }),
+        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    signedIn: {
+      type: "final",
+      output: ({ context }) => ({
+        outcome: "signedIn",
+        redirectTo: context.redirectTo!,
+        cookies: [...context.flowCookies, ...context.sessionCookies],
+      }),
+    },
+    diverted: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, cookies: context.flowCookies }),
+    },
+    failed: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "refused", failure: context.failure!, cookies: context.flowCookies }),
+    },
+  },
+  output: ({ event }) => event.output as OAuthOutput,
+});

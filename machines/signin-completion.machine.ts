@@ -1,0 +1,272 @@
+/**
+ * Sign-in completion: the part every provider type shares once it knows who the person is.
+ * The `signIn` callback may veto or divert; with an adapter the account is looked up, linked or
+ * created under the account-linking rules; then a session is issued for either strategy.
+ * Credentials sign-ins skip the account steps (their account is synthetic).
+ *
+ * The flow's events (createUser, linkAccount, signIn) are collected as data and handed to the
+ * parent in the output, which emits them: a child's `emit` would not reach the parent's listeners.
+ */
+import { assign, setup } from "xstate";
+import type { Account, AdapterUser, Profile, ProviderType, User } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+
+export interface SignInCompletionInput {
+  provider: { id: string; type: ProviderType; allowDangerousEmailAccountLinking: boolean };
+  /** The user as the provider describes them (mapped profile, or what `authorize` returned). */
+  user: User;
+  account: Account;
+  profile?: Profile;
+  /** Whether the provider asserted that `user.email` is verified. */
+  emailVerified: boolean;
+  credentials?: Record<string, unknown>;
+  /** The id of the user already signed in on this browser, if any: a new account links to them. */
+  currentUserId?: string;
+  /** Whether an adapter stores users and accounts. */
+  hasAdapter: boolean;
+  req: RequestContext;
+}
+
+export type CompletionEvent =
+  | { type: "createUser"; user: AdapterUser }
+  | { type: "linkAccount"; user: AdapterUser; account: Account; profile: User }
+  | { type: "signIn"; user: User; account: Account; profile?: Profile; isNewUser: boolean };
+
+export interface SignInCompletionContext extends SignInCompletionInput {
+  /** The stored user this sign-in resolved to (adapter only). */
+  storedUser?: AdapterUser;
+  /** The stored user who already has the sign-in's email address. */
+  emailUser?: AdapterUser;
+  isNewUser: boolean;
+  cookies: SetCookie[];
+  redirectTo?: string;
+  failure?: FlowFailure;
+  events: CompletionEvent[];
+}
+
+export type SignInCompletionOutput =
+  | { outcome: "signedIn"; user: User; isNewUser: boolean; cookies: SetCookie[]; events: CompletionEvent[] }
+  | { outcome: "diverted"; redirectTo: string; events: CompletionEvent[] }
+  | { outcome: "refused"; failure: FlowFailure; events: CompletionEvent[] };
+
+type SignInResult = boolean | string;
+
+export const signInCompletionMachine = setup({
+  types: {
+    input: {} as SignInCompletionInput,
+    context: {} as SignInCompletionContext,
+    output: {} as SignInCompletionOutput,
+  },
+  actors: {
+    findUserByAccount: effect<AdapterUser | null, { account: Account }>("findUserByAccount"),
+    signInCallback: effect<
+      SignInResult,
+      { user: User; account: Account; profile?: Profile; credentials?: Record<string, unknown> }
+    >("signInCallback"),
+    findUserByEmail: effect<AdapterUser | null, { email: string }>("findUserByEmail"),
+    linkAccount: effect<AdapterUser, { userId: string; account: Account }>("linkAccount"),
+    createUserWithAccount: effect<AdapterUser, { user: User; account: Account; emailVerified: boolean }>(
+      "createUserWithAccount",
+    ),
+    issueSession: effect<
+      SetCookie[],
+      { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestContext }
+    >("issueSession"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberStoredUser: assign((_, storedUser: AdapterUser | null) => (storedUser ? { storedUser } : {})),
+    rememberEmailUser: assign((_, emailUser: AdapterUser | null) => (emailUser ? { emailUser } : {})),
+    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
+    rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
+    noteLinkedAccount: assign(({ context }, user: AdapterUser) => ({
+      storedUser: user,
+      events: [...context.events, { type: "linkAccount" as const, user, account: context.account, profile: context.user }],
+    })),
+    noteCreatedUser: assign(({ context }, user: AdapterUser) => ({
+      storedUser: user,
+      isNewUser: true,
+      events: [
+        ...context.events,
+        { type: "createUser" as const, user },
+        { type: "linkAccount" as const, user, account: context.account, profile: context.user },
+      ],
+    })),
+    noteSignIn: assign(({ context }) => ({
+      events: [
+        ...context.events,
+        {
+          type: "signIn" as const,
+          user: context.storedUser ?? context.user,
+          account: context.account,
+          ...(context.profile ? { profile: context.profile } : {}),
+          isNewUser: context.isNewUser,
+        },
+      ],
+    })),
+  },
+  guards: {
+    looksUpAccounts: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
+    signInAllowed: (_, result: SignInResult) => result === true,
+    // An empty string is no destination: it refuses like `false`.
+    signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
+    storesUsers: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
+    accountKnown: ({ context }) => context.storedUser !== undefined,
+    accountOfAnotherSignedInUser: ({ context }) =>
+      context.currentUserId !== undefined && context.storedUser !== undefined && context.storedUser.id !== context.currentUserId,
+    alreadySignedIn: ({ context }) => context.currentUserId !== undefined,
+    hasEmail: ({ context }) => typeof context.user.email === "string" && context.user.email.length > 0,
+    emailTaken: ({ context }) => context.emailUser !== undefined,
+    // Opt-in per provider, and never onto an address nobody verified, nor from a provider that says it is unverified.
+    emailLinkAllowed: ({ context }) =>
+      context.provider.allowDangerousEmailAccountLinking &&
+      context.emailUser?.emailVerified != null &&
+      context.emailVerified,
+  },
+}).createMachine({
+  id: "signInCompletion",
+  context: ({ input }) => ({ ...input, isNewUser: false, cookies: [], events: [] }),
+  initial: "start",
+  states: {
+    start: {
+      always: [{ guard: "looksUpAccounts", target: "lookingUpAccount" }, { target: "checkingSignIn" }],
+    },
+    lookingUpAccount: {
+      invoke: {
+        src: "findUserByAccount",
+        input: ({ context }) => ({ account: context.account }),
+        onDone: { target: "checkingSignIn", actions: { type: "rememberStoredUser", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    checkingSignIn: {
+      invoke: {
+        src: "signInCallback",
+        input: ({ context }) => ({
+          user: context.storedUser ?? context.user,
+          account: context.account,
+          ...(context.profile ? { profile: context.profile } : {}),
+          ...(context.credentials ? { credentials: context.credentials } : {}),
+        }),
+        onDone: [
+          { guard: { type: "signInAllowed", params: ({ event }) => event.output }, target: "resolvingUser" },
+          {
+            guard: { type: "signInDiverted", params: ({ event }) => event.output },
+            target: "diverted",
+            actions: { type: "rememberRedirect", params: ({ event }) => event.output as string },
+          },
+          { target: "denied" },
+        ],
+        onError: {
+          target: "denied",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "AccessDenied" as const }) },
+        },
+      },
+    },
+    resolvingUser: {
+      always: [
+        { guard: { type: "storesUsers" }, target: "checkingOwnership" },
+        { target: "issuingSession" },
+      ],
+    },
+    checkingOwnership: {
+      always: [
+        { guard: "accountOfAnotherSignedInUser", target: "notLinked" },
+        { guard: "accountKnown", target: "issuingSession" },
+        { guard: "alreadySignedIn", target: "linkingToCurrentUser" },
+        { guard: "hasEmail", target: "lookingUpEmail" },
+        { target: "creatingUser" },
+      ],
+    },
+    linkingToCurrentUser: {
+      invoke: {
+        src: "linkAccount",
+        input: ({ context }) => ({ userId: context.currentUserId!, account: context.account }),
+        onDone: { target: "issuingSession", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    lookingUpEmail: {
+      invoke: {
+        src: "findUserByEmail",
+        input: ({ context }) => ({ email: context.user.email! }),
+        onDone: { target: "checkingEmailLink", actions: { type: "rememberEmailUser", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    checkingEmailLink: {
+      always: [
+        { guard: "emailLinkAllowed", target: "linkingByEmail" },
+        { guard: "emailTaken", target: "notLinked" },
+        { target: "creatingUser" },
+      ],
+    },
+    linkingByEmail: {
+      invoke: {
+        src: "linkAccount",
+        input: ({ context }) => ({ userId: context.emailUser!.id, account: context.account }),
+        onDone: { target: "issuingSession", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    creatingUser: {
+      invoke: {
+        src: "createUserWithAccount",
+        input: ({ context }) => ({ user: context.user, account: context.account, emailVerified: context.emailVerified }),
+        onDone: { target: "issuingSession", actions: { type: "noteCreatedUser", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    issuingSession: {
+      invoke: {
+        src: "issueSession",
+        input: ({ context }) => ({
+          user: context.storedUser ?? context.user,
+          account: context.account,
+          ...(context.profile ? { profile: context.profile } : {}),
+          isNewUser: context.isNewUser,
+          req: context.req,
+        }),
+        onDone: { target: "signedIn", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    signedIn: {
+      type: "final",
+      entry: "noteSignIn",
+      output: ({ context }) => ({
+        outcome: "signedIn",
+        user: context.storedUser ?? context.user,
+        isNewUser: context.isNewUser,
+        cookies: context.cookies,
+        events: context.events,
+      }),
+    },
+    diverted: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, events: context.events }),
+    },
+    denied: {
+      type: "final",
+      output: ({ context }) => ({
+        outcome: "refused",
+        failure: context.failure ?? { error: undefined, as: "AccessDenied" },
+        events: context.events,
+      }),
+    },
+    notLinked: {
+      type: "final",
+      output: ({ context }) => ({
+        outcome: "refused",
+        failure: { error: undefined, as: "OAuthAccountNotLinked" },
+        events: context.events,
+      }),
+    },
+    failed: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "refused", failure: context.failure!, events: context.events }),
+    },
+  },
+  output: ({ event }) => event.output as SignInCompletionOutput,
+});

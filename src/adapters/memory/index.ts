@@ -1,0 +1,221 @@
+/**
+ * The in-memory adapter: the reference implementation of the adapter contract, for tests, demos and
+ * single-process development. Everything lives in Maps owned by one adapter instance (no module state),
+ * and every value crosses the boundary as a deep copy, so callers can never mutate what is stored.
+ * Constraints a database would enforce (unique email, unique provider account, foreign keys) are
+ * enforced here too, so code that works against memory behaves the same against SQL or Redis.
+ */
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../../types.js";
+import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
+
+export type { ExtendedAdapter, NewUserAccount } from "../extensions.js";
+
+/** The memory adapter: all 19 contract methods plus `createUserAndLinkAccount`. */
+export type MemoryAdapterInstance = Required<ExtendedAdapter>;
+
+// structuredClone keeps Dates as Dates and copies extra fields of any depth.
+const copy = <T>(value: T): T => structuredClone(value);
+
+// Keys of the unique indexes; NUL cannot appear in the identifiers that make them up.
+const accountKey = (provider: string, providerAccountId: string): string => `${provider}\u0000${providerAccountId}`;
+const tokenKey = (identifier: string, token: string): string => `${identifier}\u0000${token}`;
+
+/** Removes keys whose value is `undefined`, so a partial update never blanks a field. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Creates an empty in-memory store.
+ *
+ * @example
+ * ```ts
+ * import { MemoryAdapter } from "appauth/adapters/memory";
+ * const config = { adapter: MemoryAdapter(), providers: [...] };
+ * ```
+ */
+export function MemoryAdapter(): MemoryAdapterInstance {
+  const users = new Map<string, AdapterUser>();
+  const userIdByEmail = new Map<string, string>();
+  const accounts = new Map<string, AdapterAccount>();
+  const sessions = new Map<string, AdapterSession>();
+  const tokens = new Map<string, VerificationToken>();
+  const authenticators = new Map<string, AdapterAuthenticator>();
+
+  function requireUser(userId: string, what: string): void {
+    if (!users.has(userId)) throw new Error(`${what}: no user with id ${JSON.stringify(userId)}`);
+  }
+
+  function insertUser(user: AdapterUser): AdapterUser {
+    const stored = copy({ ...user, id: user.id || newId() });
+    if (users.has(stored.id)) throw new Error(`createUser: a user with id ${JSON.stringify(stored.id)} exists`);
+    if (userIdByEmail.has(stored.email)) throw new Error("createUser: a user with this email exists");
+    users.set(stored.id, stored);
+    userIdByEmail.set(stored.email, stored.id);
+    return stored;
+  }
+
+  function checkAccount(account: AdapterAccount): string {
+    requireUser(account.userId, "linkAccount");
+    const key = accountKey(account.provider, account.providerAccountId);
+    if (accounts.has(key)) throw new Error("linkAccount: this provider account is already linked");
+    return key;
+  }
+
+  return {
+    async createUser(user) {
+      return copy(insertUser(user));
+    },
+
+    async getUser(id) {
+      const user = users.get(id);
+      return user ? copy(user) : null;
+    },
+
+    async getUserByEmail(email) {
+      const id = userIdByEmail.get(email);
+      const user = id === undefined ? undefined : users.get(id);
+      return user ? copy(user) : null;
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const account = accounts.get(accountKey(provider, providerAccountId));
+      const user = account ? users.get(account.userId) : undefined;
+      return user ? copy(user) : null;
+    },
+
+    async updateUser(patch) {
+      const current = users.get(patch.id);
+      if (!current) throw new Error(`updateUser: no user with id ${JSON.stringify(patch.id)}`);
+      const next = copy({ ...current, ...defined(patch), id: current.id });
+      if (next.email !== current.email) {
+        if (userIdByEmail.has(next.email)) throw new Error("updateUser: a user with this email exists");
+        userIdByEmail.delete(current.email);
+        userIdByEmail.set(next.email, next.id);
+      }
+      users.set(next.id, next);
+      return copy(next);
+    },
+
+    async deleteUser(userId) {
+      const user = users.get(userId);
+      if (!user) return null;
+      users.delete(userId);
+      userIdByEmail.delete(user.email);
+      for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key);
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key);
+      for (const [key, authenticator] of authenticators) {
+        if (authenticator.userId === userId) authenticators.delete(key);
+      }
+      return user;
+    },
+
+    async linkAccount(account) {
+      const key = checkAccount(account);
+      accounts.set(key, copy(account));
+      return copy(account);
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const key = accountKey(provider, providerAccountId);
+      const account = accounts.get(key);
+      accounts.delete(key);
+      return account;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const account = accounts.get(accountKey(provider, providerAccountId));
+      return account ? copy(account) : null;
+    },
+
+    async createUserAndLinkAccount(user, account: NewUserAccount) {
+      // Check everything before the first write: nothing is stored unless both writes can happen.
+      const id = user.id || newId();
+      if (users.has(id)) throw new Error(`createUser: a user with id ${JSON.stringify(id)} exists`);
+      if (userIdByEmail.has(user.email)) throw new Error("createUser: a user with this email exists");
+      if (accounts.has(accountKey(account.provider, account.providerAccountId))) {
+        throw new Error("linkAccount: this provider account is already linked");
+      }
+      const created = insertUser({ ...user, id });
+      const linked = { ...account, userId: id } as AdapterAccount;
+      accounts.set(checkAccount(linked), copy(linked));
+      return copy(created);
+    },
+
+    async createSession(session) {
+      requireUser(session.userId, "createSession");
+      if (sessions.has(session.sessionToken)) throw new Error("createSession: the session token exists");
+      sessions.set(session.sessionToken, copy(session));
+      return copy(session);
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken);
+      const user = session ? users.get(session.userId) : undefined;
+      if (!session || !user) return null;
+      return { session: copy(session), user: copy(user) };
+    },
+
+    async updateSession(patch) {
+      const current = sessions.get(patch.sessionToken);
+      if (!current) return null;
+      const next = copy({ ...current, ...defined(patch) });
+      sessions.set(next.sessionToken, next);
+      return copy(next);
+    },
+
+    async deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken);
+      sessions.delete(sessionToken);
+      return session ?? null;
+    },
+
+    async createVerificationToken(token) {
+      const key = tokenKey(token.identifier, token.token);
+      if (tokens.has(key)) throw new Error("createVerificationToken: this token exists");
+      tokens.set(key, copy(token));
+      return copy(token);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // Get and delete happen in one synchronous step, so concurrent callers cannot both win.
+      const key = tokenKey(identifier, token);
+      const stored = tokens.get(key);
+      tokens.delete(key);
+      return stored ?? null;
+    },
+
+    async createAuthenticator(authenticator) {
+      requireUser(authenticator.userId, "createAuthenticator");
+      if (authenticators.has(authenticator.credentialID)) {
+        throw new Error("createAuthenticator: this credential ID exists");
+      }
+      authenticators.set(authenticator.credentialID, copy(authenticator));
+      return copy(authenticator);
+    },
+
+    async getAuthenticator(credentialID) {
+      const authenticator = authenticators.get(credentialID);
+      return authenticator ? copy(authenticator) : null;
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      return [...authenticators.values()].filter((a) => a.userId === userId).map(copy);
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const authenticator = authenticators.get(credentialID);
+      if (!authenticator) {
+        throw new Error(`updateAuthenticatorCounter: no authenticator ${JSON.stringify(credentialID)}`);
+      }
+      authenticator.counter = newCounter;
+      return copy(authenticator);
+    },
+  };
+}

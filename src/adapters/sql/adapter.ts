@@ -1,0 +1,258 @@
+/**
+ * The SQL adapter: one implementation of the adapter contract on Kysely for PostgreSQL, MySQL/MariaDB
+ * and SQLite. The dialects differ in three places only: how values are encoded (codec.ts), whether a
+ * statement can return the rows it changed (`RETURNING`: PostgreSQL and SQLite), and so how a
+ * verification token is consumed atomically: `DELETE ... RETURNING` where there is one, otherwise a
+ * transaction that locks the row (`SELECT ... FOR UPDATE`) before deleting it, so two concurrent uses
+ * of one token cannot both see it.
+ */
+import { Migrator } from "kysely";
+import type { AdapterUser } from "../../types.js";
+import { newId, type ExtendedAdapter } from "../extensions.js";
+import {
+  ACCOUNT_COLUMNS,
+  AUTHENTICATOR_COLUMNS,
+  SESSION_COLUMNS,
+  USER_COLUMNS,
+  decodeAccount,
+  decodeAuthenticator,
+  decodeSession,
+  decodeUser,
+  decodeVerificationToken,
+  encode,
+  type Row,
+} from "./codec.js";
+import { detectDialect, type AnyKysely, type SqlDialect } from "./dialect.js";
+import { sqlMigrations } from "./migrations.js";
+import { tableNames } from "./tables.js";
+
+export interface SqlAdapterOptions {
+  /** The SQL dialect; detected from the Kysely instance when omitted. */
+  dialect?: SqlDialect;
+  /** Prepended to every table name (and the migrations tables), e.g. `"auth_"`. */
+  tablePrefix?: string;
+}
+
+/** The SQL adapter: the whole contract, `createUserAndLinkAccount`, and `migrate()` for its schema. */
+export interface SqlAdapterInstance extends Required<ExtendedAdapter> {
+  /** Applies the shipped migrations not applied yet. Safe to call on every start, from several processes. */
+  migrate(): Promise<void>;
+}
+
+type Where = Record<string, unknown>;
+
+/**
+ * Creates the adapter on an existing Kysely instance. Call `migrate()` once before first use (or apply
+ * the schema yourself: see `sqlMigrations`).
+ *
+ * @example
+ * ```ts
+ * const adapter = SqlAdapter(new Kysely({ dialect: new PostgresDialect({ pool }) }));
+ * await adapter.migrate();
+ * ```
+ */
+export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlAdapterInstance {
+  const dialect = options.dialect ?? detectDialect(db);
+  if (!["postgres", "mysql", "sqlite"].includes(dialect)) {
+    throw new TypeError(`SqlAdapter: options.dialect must be "postgres", "mysql" or "sqlite", not ${String(dialect)}`);
+  }
+  const prefix = options.tablePrefix ?? "";
+  if (!/^[A-Za-z0-9_]*$/.test(prefix)) {
+    throw new TypeError("SqlAdapter: options.tablePrefix may contain only letters, digits and underscores");
+  }
+  const t = tableNames(prefix);
+  const returning = dialect !== "mysql";
+
+  function select(executor: AnyKysely, table: string, where: Where): Promise<Row | undefined> {
+    let query = executor.selectFrom(table).selectAll();
+    for (const [column, value] of Object.entries(where)) query = query.where(column, "=", value);
+    return query.executeTakeFirst() as Promise<Row | undefined>;
+  }
+
+  /** UPDATE then the updated row (one statement with RETURNING, else a read after the write). */
+  async function update(table: string, where: Where, values: Row): Promise<Row | undefined> {
+    if (Object.keys(values).length === 0) return select(db, table, where);
+    let query = db.updateTable(table).set(values);
+    for (const [column, value] of Object.entries(where)) query = query.where(column, "=", value);
+    if (returning) return (await query.returningAll().executeTakeFirst()) as Row | undefined;
+    await query.execute();
+    return select(db, table, where);
+  }
+
+  /** DELETE and the deleted row, atomically: RETURNING, or a locking read and the delete in one transaction. */
+  async function remove(table: string, where: Where): Promise<Row | undefined> {
+    if (returning) {
+      let query = db.deleteFrom(table);
+      for (const [column, value] of Object.entries(where)) query = query.where(column, "=", value);
+      return (await query.returningAll().executeTakeFirst()) as Row | undefined;
+    }
+    return db.transaction().execute(async (trx) => {
+      let read = trx.selectFrom(table).selectAll().forUpdate();
+      for (const [column, value] of Object.entries(where)) read = read.where(column, "=", value);
+      const row = (await read.executeTakeFirst()) as Row | undefined;
+      if (!row) return undefined;
+      let query = trx.deleteFrom(table);
+      for (const [column, value] of Object.entries(where)) query = query.where(column, "=", value);
+      await query.execute();
+      return row;
+    });
+  }
+
+  function userRow(user: AdapterUser): Row {
+    return encode({ name: null, image: null, ...user, id: user.id || newId(), emailVerified: user.emailVerified ?? null }, USER_COLUMNS, dialect);
+  }
+
+  return {
+    async migrate() {
+      const migrator = new Migrator({
+        db,
+        provider: { getMigrations: async () => sqlMigrations(dialect, prefix) },
+        migrationTableName: t.migrations,
+        migrationLockTableName: t.migrationLock,
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) {
+        const failed = results?.find((r) => r.status === "Error")?.migrationName;
+        throw new Error(`SqlAdapter: migration ${failed ?? "setup"} failed`, { cause: error });
+      }
+    },
+
+    async createUser(user) {
+      const row = userRow(user);
+      await db.insertInto(t.users).values(row).execute();
+      return decodeUser(row);
+    },
+
+    async getUser(id) {
+      const row = await select(db, t.users, { id });
+      return row ? decodeUser(row) : null;
+    },
+
+    async getUserByEmail(email) {
+      const row = await select(db, t.users, { email });
+      return row ? decodeUser(row) : null;
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = (await db
+        .selectFrom(`${t.accounts} as a`)
+        .innerJoin(`${t.users} as u`, "u.id", "a.userId")
+        .selectAll("u")
+        .where("a.provider", "=", provider)
+        .where("a.providerAccountId", "=", providerAccountId)
+        .executeTakeFirst()) as Row | undefined;
+      return row ? decodeUser(row) : null;
+    },
+
+    async updateUser(user) {
+      const { id, ...changes } = user;
+      const row = await update(t.users, { id }, encode(changes, USER_COLUMNS, dialect));
+      if (!row) throw new Error(`updateUser: no user with id ${JSON.stringify(id)}`);
+      return decodeUser(row);
+    },
+
+    async deleteUser(userId) {
+      // Dependants go explicitly too: SQLite enforces the cascading foreign keys only when asked to.
+      const row = await db.transaction().execute(async (trx) => {
+        const user = await select(trx, t.users, { id: userId });
+        if (!user) return undefined;
+        for (const table of [t.accounts, t.sessions, t.authenticators]) {
+          await trx.deleteFrom(table).where("userId", "=", userId).execute();
+        }
+        await trx.deleteFrom(t.users).where("id", "=", userId).execute();
+        return user;
+      });
+      return row ? decodeUser(row) : null;
+    },
+
+    async linkAccount(account) {
+      const row = encode(account, ACCOUNT_COLUMNS, dialect);
+      await db.insertInto(t.accounts).values(row).execute();
+      return decodeAccount(row);
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await remove(t.accounts, { provider, providerAccountId });
+      return row ? decodeAccount(row) : undefined;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const row = await select(db, t.accounts, { provider, providerAccountId });
+      return row ? decodeAccount(row) : null;
+    },
+
+    async createUserAndLinkAccount(user, account) {
+      const row = userRow(user);
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto(t.users).values(row).execute();
+        await trx
+          .insertInto(t.accounts)
+          .values(encode({ ...account, userId: row.id }, ACCOUNT_COLUMNS, dialect))
+          .execute();
+      });
+      return decodeUser(row);
+    },
+
+    async createSession(session) {
+      const row = encode(session, SESSION_COLUMNS, dialect);
+      await db.insertInto(t.sessions).values(row).execute();
+      return decodeSession(row);
+    },
+
+    async getSessionAndUser(sessionToken) {
+      // The hot path of database sessions: one query, the session joined with its user.
+      const row = (await db
+        .selectFrom(`${t.sessions} as s`)
+        .innerJoin(`${t.users} as u`, "u.id", "s.userId")
+        .select(["s.sessionToken", "s.userId", "s.expires"])
+        .select(["u.id", "u.name", "u.email", "u.emailVerified", "u.image"])
+        .where("s.sessionToken", "=", sessionToken)
+        .executeTakeFirst()) as Row | undefined;
+      return row ? { session: decodeSession(row), user: decodeUser(row) } : null;
+    },
+
+    async updateSession(session) {
+      const { sessionToken, ...changes } = session;
+      const row = await update(t.sessions, { sessionToken }, encode(changes, SESSION_COLUMNS, dialect));
+      return row ? decodeSession(row) : null;
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await remove(t.sessions, { sessionToken });
+      return row ? decodeSession(row) : null;
+    },
+
+    async createVerificationToken(token) {
+      const row = encode(token, ["identifier", "token", "expires"], dialect);
+      await db.insertInto(t.verificationTokens).values(row).execute();
+      return decodeVerificationToken(row);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      const row = await remove(t.verificationTokens, { identifier, token });
+      return row ? decodeVerificationToken(row) : null;
+    },
+
+    async createAuthenticator(authenticator) {
+      const row = encode({ transports: null, ...authenticator }, AUTHENTICATOR_COLUMNS, dialect);
+      await db.insertInto(t.authenticators).values(row).execute();
+      return decodeAuthenticator(row);
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await select(db, t.authenticators, { credentialID });
+      return row ? decodeAuthenticator(row) : null;
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const rows = (await db.selectFrom(t.authenticators).selectAll().where("userId", "=", userId).execute()) as Row[];
+      return rows.map(decodeAuthenticator);
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await update(t.authenticators, { credentialID }, { counter: newCounter });
+      if (!row) throw new Error(`updateAuthenticatorCounter: no authenticator ${JSON.stringify(credentialID)}`);
+      return decodeAuthenticator(row);
+    },
+  };
+}

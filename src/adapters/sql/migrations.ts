@@ -1,0 +1,94 @@
+/**
+ * The schema, as Kysely migrations that `SqlAdapter#migrate()` applies through Kysely's `Migrator`
+ * (a migrations table records what ran, a lock keeps two processes from running them at once, so
+ * `migrate()` is idempotent). Columns are camelCase, OAuth values snake_case, as the adapter contract
+ * says. Foreign keys cascade; `deleteUser` also deletes the dependants itself, for SQLite connections
+ * opened without `PRAGMA foreign_keys = ON`. Never edit a shipped migration: add the next one.
+ */
+import type { Migration } from "kysely";
+import { columnTypes, type AnyKysely, type SqlDialect } from "./dialect.js";
+import { tableNames } from "./tables.js";
+
+/** The migrations for one dialect and table prefix, keyed by name (applied in name order). */
+export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<string, Migration> {
+  const t = tableNames(tablePrefix);
+  const type = columnTypes(dialect);
+  const p = tablePrefix;
+
+  return {
+    "0001_initial": {
+      async up(db: AnyKysely): Promise<void> {
+        await db.schema
+          .createTable(t.users)
+          .addColumn("id", type.key, (c) => c.primaryKey())
+          .addColumn("name", type.text)
+          .addColumn("email", type.key, (c) => c.notNull())
+          .addColumn("emailVerified", type.timestamp)
+          .addColumn("image", type.text)
+          .addUniqueConstraint(`${p}users_email_key`, ["email"])
+          .execute();
+
+        await db.schema
+          .createTable(t.accounts)
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("type", type.key, (c) => c.notNull())
+          .addColumn("provider", type.key, (c) => c.notNull())
+          .addColumn("providerAccountId", type.key, (c) => c.notNull())
+          .addColumn("refresh_token", type.text)
+          .addColumn("access_token", type.text)
+          .addColumn("expires_at", type.bigint)
+          .addColumn("token_type", type.key)
+          .addColumn("scope", type.text)
+          .addColumn("id_token", type.text)
+          .addColumn("session_state", type.text)
+          .addPrimaryKeyConstraint(`${p}accounts_pkey`, ["provider", "providerAccountId"])
+          .addForeignKeyConstraint(`${p}accounts_userId_fkey`, ["userId"], t.users, ["id"], (fk) =>
+            fk.onDelete("cascade"),
+          )
+          .execute();
+        await db.schema.createIndex(`${p}accounts_userId_idx`).on(t.accounts).column("userId").execute();
+
+        await db.schema
+          .createTable(t.sessions)
+          .addColumn("sessionToken", type.key, (c) => c.primaryKey())
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("expires", type.timestamp, (c) => c.notNull())
+          .addForeignKeyConstraint(`${p}sessions_userId_fkey`, ["userId"], t.users, ["id"], (fk) =>
+            fk.onDelete("cascade"),
+          )
+          .execute();
+        await db.schema.createIndex(`${p}sessions_userId_idx`).on(t.sessions).column("userId").execute();
+
+        await db.schema
+          .createTable(t.verificationTokens)
+          .addColumn("identifier", type.key, (c) => c.notNull())
+          .addColumn("token", type.key, (c) => c.notNull())
+          .addColumn("expires", type.timestamp, (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${p}verification_tokens_pkey`, ["identifier", "token"])
+          .execute();
+
+        await db.schema
+          .createTable(t.authenticators)
+          .addColumn("credentialID", type.key, (c) => c.primaryKey())
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("providerAccountId", type.key, (c) => c.notNull())
+          .addColumn("credentialPublicKey", type.text, (c) => c.notNull())
+          .addColumn("counter", type.bigint, (c) => c.notNull())
+          .addColumn("credentialDeviceType", type.key, (c) => c.notNull())
+          .addColumn("credentialBackedUp", type.boolean, (c) => c.notNull())
+          .addColumn("transports", type.key)
+          .addForeignKeyConstraint(`${p}authenticators_userId_fkey`, ["userId"], t.users, ["id"], (fk) =>
+            fk.onDelete("cascade"),
+          )
+          .execute();
+        await db.schema.createIndex(`${p}authenticators_userId_idx`).on(t.authenticators).column("userId").execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        for (const table of [t.authenticators, t.verificationTokens, t.sessions, t.accounts, t.users]) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
+  };
+}

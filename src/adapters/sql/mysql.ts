@@ -1,0 +1,35 @@
+/**
+ * `mysqlAdapter(poolConfig)`: the SQL adapter on MySQL or MariaDB through a mysql2 pool. The driver is
+ * imported on first use, so importing `appauth/adapters/sql` loads no driver.
+ */
+import { Kysely, MysqlDialect } from "kysely";
+import type { PoolOptions } from "mysql2";
+import { SqlAdapter } from "./adapter.js";
+import type { AnyKysely } from "./dialect.js";
+import type { OwnedSqlAdapter } from "./sqlite.js";
+
+export interface MysqlAdapterOptions {
+  tablePrefix?: string;
+}
+
+/**
+ * Connects through a mysql2 pool built from `poolConfig` (or a connection URI). `DATETIME` has no time
+ * zone, so the pool reads and writes UTC (`timezone: "Z"`) unless `poolConfig` says otherwise: every
+ * process then agrees on what a stored expiry means.
+ */
+export function mysqlAdapter(poolConfig: PoolOptions | string, options: MysqlAdapterOptions = {}): OwnedSqlAdapter {
+  const config: PoolOptions = typeof poolConfig === "string" ? { uri: poolConfig } : poolConfig;
+  if (typeof config !== "object" || config === null) {
+    throw new TypeError("mysqlAdapter: poolConfig must be a mysql2 pool configuration or a connection URI");
+  }
+  const db: AnyKysely = new Kysely({
+    dialect: new MysqlDialect({
+      pool: async () => {
+        const { default: mysql } = await import("mysql2");
+        return mysql.createPool({ timezone: "Z", ...config });
+      },
+    }),
+  });
+  const adapter = SqlAdapter(db, { dialect: "mysql", tablePrefix: options.tablePrefix });
+  return Object.assign(adapter, { db, destroy: () => db.destroy() });
+}

@@ -1,0 +1,41 @@
+/**
+ * `sqliteAdapter(fileName)`: the SQL adapter on an SQLite file through better-sqlite3, appauth's embedded
+ * default. The driver is imported on first use, so importing `appauth/adapters/sql` loads no driver.
+ */
+import { Kysely, SqliteDialect } from "kysely";
+import { SqlAdapter, type SqlAdapterInstance } from "./adapter.js";
+import type { AnyKysely } from "./dialect.js";
+
+/** An adapter that owns its connection: `db` for your own queries, `destroy()` to close it. */
+export interface OwnedSqlAdapter extends SqlAdapterInstance {
+  readonly db: AnyKysely;
+  destroy(): Promise<void>;
+}
+
+export interface SqliteAdapterOptions {
+  tablePrefix?: string;
+}
+
+/**
+ * Opens (creating it when missing) the SQLite database `fileName` — or `":memory:"` — with foreign keys
+ * enforced, write-ahead logging and a busy timeout, so several processes can share the file.
+ */
+export function sqliteAdapter(fileName: string, options: SqliteAdapterOptions = {}): OwnedSqlAdapter {
+  if (typeof fileName !== "string" || fileName === "") {
+    throw new TypeError("sqliteAdapter: fileName must be a non-empty path or \":memory:\"");
+  }
+  const db: AnyKysely = new Kysely({
+    dialect: new SqliteDialect({
+      database: async () => {
+        const { default: Database } = await import("better-sqlite3");
+        const connection = new Database(fileName);
+        connection.pragma("journal_mode = WAL");
+        connection.pragma("foreign_keys = ON");
+        connection.pragma("busy_timeout = 5000");
+        return connection;
+      },
+    }),
+  });
+  const adapter = SqlAdapter(db, { dialect: "sqlite", tablePrefix: options.tablePrefix });
+  return Object.assign(adapter, { db, destroy: () => db.destroy() });
+}

@@ -1,0 +1,431 @@
+/**
+ * POST /signin/:provider and GET|POST /callback/:provider for OAuth 2 and OpenID Connect: the
+ * effects of the OAuth machine, each protocol step done with oauth4webapi, each check failing closed.
+ */
+import * as oauth from "oauth4webapi";
+import { compactVerify } from "jose";
+import { fromPromise } from "xstate";
+import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machines/oauth.machine.js";
+import type { Runtime } from "../config/runtime.js";
+import { expireCookie, type SetCookie } from "../cookies.js";
+import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
+import {
+  checkCookie,
+  checksOf,
+  clearChecks,
+  crossSite,
+  proxyState,
+  proxyStateOrigin,
+  readCheck,
+  redirectProxyOf,
+} from "../oauth/checks.js";
+import {
+  clientAuthOf,
+  clientOf,
+  endpointParams,
+  endpointUrl,
+  fetchOf,
+  httpOptions,
+  loadAuthorizationServer,
+  UNKNOWN_ISSUER,
+} from "../oauth/client.js";
+import type { OAuthProviderConfig, TokenSet } from "../providers/oauth-types.js";
+import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import type { RequestContext } from "../request-context.js";
+import type { ResponsePlan } from "../response.js";
+import { decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
+import { loadDatabaseSession } from "../session/database-session.js";
+import type { Account, Profile, User } from "../types.js";
+import { customPageUrl } from "./pages.js";
+import { refusalError } from "./credentials-signin.js";
+import { runMachine } from "./run.js";
+import { bindSignInCompletion } from "./signin-completion.js";
+
+/** Parameters of the authorization request that belong to the protocol: never taken from the application. */
+const RESERVED_PARAMS = new Set([
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "request",
+  "request_uri",
+]);
+
+/** The account fields stored by default (the spec's subset). */
+const DEFAULT_ACCOUNT_FIELDS = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"];
+
+export function oauthProvider(rt: Runtime, providerId: string): OAuthProviderConfig {
+  return rt.providerById.get(providerId) as unknown as OAuthProviderConfig;
+}
+
+/** The redirect_uri of a provider: ours, or the redirect proxy's. */
+export function redirectUriOf(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig): string {
+  const proxy = redirectProxyOf(rt, provider);
+  const base = proxy ? proxy.replace(/\/+$/, "") : ctx.baseUrl;
+  return `${base}/callback/${encodeURIComponent(provider.id)}`;
+}
+
+function defaultProfile(profile: Profile): User {
+  const id = profile.sub ?? profile.id;
+  return {
+    id: id === undefined || id === null ? undefined : String(id),
+    name: (profile.name ?? profile.nickname ?? profile.preferred_username ?? null) as string | null,
+    email: (profile.email ?? null) as string | null,
+    image: (typeof profile.picture === "string" ? profile.picture : null) as string | null,
+  };
+}
+
+/** The default subset of the token set that is stored with the account. */
+export function defaultAccountFields(tokens: TokenSet): Partial<Account> {
+  const out: Record<string, unknown> = {};
+  for (const field of DEFAULT_ACCOUNT_FIELDS) if (tokens[field] !== undefined) out[field] = tokens[field];
+  return out as Partial<Account>;
+}
+
+/** `token_type` lowercased (it is case-insensitive), `expires_at` computed from `expires_in`. */
+export function normaliseTokens(raw: Record<string, unknown>, now: number): TokenSet {
+  const tokens: TokenSet = { ...raw };
+  if (typeof tokens.token_type === "string") tokens.token_type = tokens.token_type.toLowerCase();
+  const expiresIn = typeof tokens.expires_in === "string" ? Number(tokens.expires_in) : tokens.expires_in;
+  if (typeof expiresIn === "number" && Number.isFinite(expiresIn)) tokens.expires_at = Math.floor(now / 1000) + Math.floor(expiresIn);
+  return tokens;
+}
+
+export function bindOAuth(rt: Runtime) {
+  const servers = new Map<string, Promise<oauth.AuthorizationServer>>();
+  const jwksCaches = new Map<string, oauth.JWKSCacheInput>();
+  const idTokenClaims = new WeakMap<object, oauth.IDToken>();
+
+  /** Discovery runs once per provider per configuration; a failure is retried on the next request. */
+  function serverOf(provider: OAuthProviderConfig): Promise<oauth.AuthorizationServer> {
+    let pending = servers.get(provider.id);
+    if (!pending) {
+      pending = loadAuthorizationServer(provider);
+      servers.set(provider.id, pending);
+      pending.catch(() => servers.delete(provider.id));
+    }
+    return pending;
+  }
+
+  function jwksCacheOf(providerId: string): oauth.JWKSCacheInput {
+    let cache = jwksCaches.get(providerId);
+    if (!cache) {
+      cache = {};
+      jwksCaches.set(providerId, cache);
+    }
+    return cache;
+  }
+
+  /** The ID token's signature against the provider's JWKS (or, for HS*, the client secret). */
+  async function verifyIdTokenSignature(
+    provider: OAuthProviderConfig,
+    as: oauth.AuthorizationServer,
+    response: Response,
+    idToken: string,
+  ): Promise<void> {
+    const header = JSON.parse(new TextDecoder().decode(oauth_b64(idToken.split(".")[0] ?? ""))) as { alg?: string };
+    if (header.alg?.startsWith("HS")) {
+      if (!provider.clientSecret) throw new OAuthCallbackError("An HS-signed ID token needs a client secret to verify.");
+      await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret));
+      return;
+    }
+    await oauth.validateApplicationLevelSignature(as, response, {
+      ...httpOptions(provider, as.jwks_uri),
+      [oauth.jwksCache]: jwksCacheOf(provider.id),
+    });
+  }
+
+  return oauthMachine.provide({
+    actors: {
+      discoverEndpoints: fromPromise(async ({ input }) => {
+        await serverOf(oauthProvider(rt, input.providerId));
+      }),
+
+      createAuthorizationRequest: fromPromise(async ({ input }) => {
+        const { req } = input;
+        const provider = oauthProvider(rt, input.providerId);
+        const as = await serverOf(provider);
+        const client = clientOf(provider);
+        const checks = checksOf(rt, provider);
+        const url = new URL(as.authorization_endpoint!);
+        const scope = provider.type === "oidc" ? "openid profile email" : undefined;
+        const params: Record<string, string> = {
+          response_type: "code",
+          client_id: client.client_id,
+          redirect_uri: redirectUriOf(rt, req, provider),
+          ...(scope ? { scope } : {}),
+          ...endpointParams(provider.authorization),
+        };
+        for (const [key, value] of Object.entries(input.authorizationParams)) {
+          if (!RESERVED_PARAMS.has(key)) params[key] = value;
+        }
+        if (provider.type === "oidc" && !(params.scope ?? "").split(" ").includes("openid")) {
+          params.scope = `openid ${params.scope ?? ""}`.trim();
+        }
+        const cookies: SetCookie[] = [];
+        const formPost = params.response_mode === "form_post";
+        if (checks.has("pkce")) {
+          const verifier = oauth.generateRandomCodeVerifier();
+          params.code_challenge = await oauth.calculatePKCECodeChallenge(verifier);
+          params.code_challenge_method = "S256";
+          cookies.push(await checkCookie(rt, req, "pkceCodeVerifier", provider.id, verifier, formPost));
+        }
+        if (checks.has("state")) {
+          const random = oauth.generateRandomState();
+          const state = redirectProxyOf(rt, provider) ? await proxyState(rt, req.baseUrl, random) : random;
+          params.state = state;
+          cookies.push(await checkCookie(rt, req, "state", provider.id, state, formPost));
+        }
+        if (checks.has("nonce")) {
+          const nonce = oauth.generateRandomNonce();
+          params.nonce = nonce;
+          cookies.push(await checkCookie(rt, req, "nonce", provider.id, nonce, formPost));
+        }
+        for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+        const callbackUrl = await resolveRedirectUrl(input.callbackUrl, req, rt.callbacks.redirect);
+        const remember = { ...req.cookies.callbackUrl.options, ...crossSite(formPost) };
+        cookies.push({ name: req.cookies.callbackUrl.name, value: callbackUrl, options: remember });
+        return { url: url.href, cookies };
+      }),
+
+      restoreChecks: fromPromise(async ({ input }) => {
+        const { req } = input;
+        const provider = oauthProvider(rt, input.providerId);
+        const checks = checksOf(rt, provider);
+        const restored = {
+          ...(checks.has("pkce") ? { codeVerifier: await readCheck(rt, req, "pkceCodeVerifier", provider.id) } : {}),
+          ...(checks.has("state") ? { state: await readCheck(rt, req, "state", provider.id) } : {}),
+          ...(checks.has("nonce") ? { nonce: await readCheck(rt, req, "nonce", provider.id) } : {}),
+          callbackUrl: req.jar.get(req.cookies.callbackUrl.name) ?? req.origin,
+          redirectUri: redirectUriOf(rt, req, provider),
+        };
+        const currentUserId = await currentUser(rt, req);
+        return { checks: restored, clearCookies: clearChecks(req), ...(currentUserId ? { currentUserId } : {}) };
+      }),
+
+      validateCallback: fromPromise(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const as = await serverOf(provider);
+        const params = new URLSearchParams(input.params);
+        // A provider with no known issuer cannot be held to RFC 9207's `iss`; one with an issuer must match.
+        if (as.issuer === UNKNOWN_ISSUER) params.delete("iss");
+        return oauth.validateAuthResponse(as, clientOf(provider), params, input.checks.state ?? oauth.skipStateCheck);
+      }),
+
+      exchangeCode: fromPromise(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const as = await serverOf(provider);
+        const { checks } = input;
+        const custom = typeof provider.token === "object" ? provider.token.request : undefined;
+        if (custom) {
+          const { tokens } = await custom({
+            provider,
+            fetch: fetchOf(provider),
+            params: input.callbackParams,
+            ...(checks.codeVerifier ? { codeVerifier: checks.codeVerifier } : {}),
+            redirectUri: checks.redirectUri,
+          });
+          return normaliseTokens(tokens, Date.now());
+        }
+        const client = clientOf(provider);
+        const extra = endpointParams(provider.token);
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          await clientAuthOf(provider),
+          input.callbackParams,
+          checks.redirectUri,
+          checks.codeVerifier ?? oauth.nopkce,
+          { ...httpOptions(provider, as.token_endpoint), ...(Object.keys(extra).length ? { additionalParameters: extra } : {}) },
+        );
+        const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+          expectedNonce: checks.nonce ?? oauth.expectNoNonce,
+          requireIdToken: provider.type === "oidc",
+        });
+        if (result.id_token) await verifyIdTokenSignature(provider, as, response, result.id_token);
+        const tokens = normaliseTokens(result as unknown as Record<string, unknown>, Date.now());
+        const claims = oauth.getValidatedIdTokenClaims(result);
+        if (claims) idTokenClaims.set(tokens, claims);
+        return tokens;
+      }),
+
+      fetchProfile: fromPromise(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const tokens = input.tokens as TokenSet;
+        const claims = idTokenClaims.get(input.tokens);
+        if (provider.type === "oidc" && provider.idToken !== false && claims) return { ...claims } as Profile;
+        const custom = typeof provider.userinfo === "object" ? provider.userinfo.request : undefined;
+        if (custom) return custom({ provider, fetch: fetchOf(provider), tokens });
+        const as = await serverOf(provider);
+        if (!as.userinfo_endpoint) throw new OAuthCallbackError(`${provider.id} has no userinfo endpoint to read the profile from.`);
+        if (!tokens.access_token) throw new OAuthCallbackError("The token response carried no access token.");
+        if (provider.type === "oidc") {
+          const response = await oauth.userInfoRequest(as, clientOf(provider), tokens.access_token, httpOptions(provider, as.userinfo_endpoint));
+          return (await oauth.processUserInfoResponse(as, clientOf(provider), claims?.sub ?? oauth.skipSubjectCheck, response)) as Profile;
+        }
+        const url = new URL(as.userinfo_endpoint);
+        for (const [key, value] of Object.entries(endpointParams(provider.userinfo))) url.searchParams.set(key, value);
+        const response = await fetchOf(provider)(url.href, {
+          headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" },
+        });
+        if (!response.ok) throw new OAuthCallbackError(`The userinfo endpoint answered ${response.status}.`);
+        const body = (await response.json()) as unknown;
+        if (!body || typeof body !== "object") throw new OAuthCallbackError("The userinfo endpoint did not answer a JSON object.");
+        return body as Profile;
+      }),
+
+      mapProfile: fromPromise(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const tokens = input.tokens as TokenSet;
+        let user: User;
+        try {
+          user = provider.profile ? await provider.profile(input.profile as never, tokens) : defaultProfile(input.profile);
+        } catch (error) {
+          throw new OAuthProfileParseError(`The profile() of ${provider.id} threw.`, { cause: error });
+        }
+        if (!user || typeof user !== "object" || user.id === undefined || user.id === null || String(user.id) === "") {
+          throw new OAuthProfileParseError(`The profile of ${provider.id} has no id.`);
+        }
+        user = { ...user, id: String(user.id) };
+        const picked = provider.account ? provider.account(tokens) : defaultAccountFields(tokens);
+        const fields: Record<string, unknown> = { ...(picked ?? {}) };
+        if (typeof fields.token_type === "string") fields.token_type = fields.token_type.toLowerCase();
+        const account = {
+          ...fields,
+          provider: provider.id,
+          type: provider.type,
+          providerAccountId: user.id!,
+        } as Account;
+        return { user, account, emailVerified: input.profile.email_verified === true };
+      }),
+
+      completeSignIn: bindSignInCompletion(rt),
+
+      resolveRedirect: fromPromise(async ({ input }) => {
+        const target = await resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect);
+        if (input.isNewUser) {
+          const newUser = customPageUrl(rt, input.req, "newUser", new URLSearchParams({ callbackUrl: target }));
+          if (newUser) return newUser;
+        }
+        return target;
+      }),
+    },
+  });
+}
+
+function oauth_b64(segment: string): Uint8Array {
+  const base64 = segment.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** The id of the user already signed in on this browser (to link a new account to), if any. */
+async function currentUser(rt: Runtime, ctx: RequestContext): Promise<string | undefined> {
+  const token = readSessionCookie(ctx);
+  if (!token) return undefined;
+  try {
+    if (rt.session.strategy === "database") {
+      return (await loadDatabaseSession(rt, token, Date.now()))?.user.id;
+    }
+    const decoded = await decodeSessionToken(rt, ctx, token);
+    return typeof decoded?.payload.sub === "string" ? decoded.payload.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type BoundOAuth = ReturnType<typeof bindOAuth>;
+
+function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig) {
+  return {
+    providerId: provider.id,
+    allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking ?? false,
+    hasAdapter: rt.adapter !== undefined,
+    req: ctx,
+  };
+}
+
+/** POST /signin/:provider: the redirect to the provider, with the flow's check cookies. */
+export async function handleOAuthSignIn(
+  rt: Runtime,
+  machine: BoundOAuth,
+  ctx: RequestContext,
+  provider: OAuthProviderConfig,
+): Promise<ResponsePlan | AuthError> {
+  const authorizationParams: Record<string, string> = {};
+  for (const [key, value] of ctx.query) if (key !== "callbackUrl") authorizationParams[key] = value;
+  const requested = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
+  const result = await runMachine(
+    rt,
+    machine,
+    {
+      ...baseInput(rt, ctx, provider),
+      callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+      authorizationParams,
+    },
+    { until: "awaitingCallback" },
+  );
+  if (!result.done) {
+    const context = result.context as OAuthContext;
+    return { redirect: context.authorizationUrl!, cookies: context.flowCookies };
+  }
+  const output = result.output;
+  return output.outcome === "refused" ? refusalError(output.failure) : { redirect: ctx.origin };
+}
+
+/** GET|POST /callback/:provider: hands a proxied callback on, or resumes the flow where it rested. */
+export async function handleOAuthCallback(
+  rt: Runtime,
+  machine: BoundOAuth,
+  ctx: RequestContext,
+  provider: OAuthProviderConfig,
+): Promise<{ plan: ResponsePlan } | { error: AuthError; cookies: SetCookie[] }> {
+  const params = new URLSearchParams(ctx.query);
+  if (ctx.method === "POST") {
+    for (const [key, value] of Object.entries(ctx.body)) if (typeof value === "string") params.set(key, value);
+  }
+  // Behind a redirect proxy, the callback may belong to another deployment: hand it on.
+  if (redirectProxyOf(rt, provider)) {
+    const origin = await proxyStateOrigin(rt, params.get("state"));
+    if (origin && origin !== ctx.baseUrl) {
+      const target = new URL(`${origin}/callback/${encodeURIComponent(provider.id)}`);
+      for (const [key, value] of params) target.searchParams.set(key, value);
+      return { plan: { redirect: target.href } };
+    }
+  }
+  const context: Partial<OAuthContext> = {
+    ...baseInput(rt, ctx, provider),
+    callbackUrl: ctx.origin,
+    authorizationParams: {},
+    flowCookies: [],
+    emailVerified: false,
+    isNewUser: false,
+    sessionCookies: [],
+  };
+  const result = await runMachine(rt, machine, undefined, {
+    resume: { value: "awaitingCallback", context, event: { type: "callback.received", params, req: ctx } as never },
+  });
+  if (!result.done) throw new Error("The OAuth flow stopped before its end.");
+  return outcomePlan(ctx, result.output);
+}
+
+function outcomePlan(
+  ctx: RequestContext,
+  output: OAuthOutput,
+): { plan: ResponsePlan } | { error: AuthError; cookies: SetCookie[] } {
+  switch (output.outcome) {
+    case "signedIn":
+      return { plan: { redirect: output.redirectTo, cookies: [...output.cookies, forgetCallbackUrl(ctx)] } };
+    case "diverted":
+      return { plan: { redirect: normalizeUrl(output.redirectTo, ctx.origin), cookies: output.cookies } };
+    case "refused":
+      return { error: refusalError(output.failure), cookies: output.cookies };
+  }
+}
+
+function forgetCallbackUrl(ctx: RequestContext): SetCookie {
+  return expireCookie(ctx.cookies.callbackUrl.name, ctx.cookies.callbackUrl.options);
+}

@@ -1,0 +1,87 @@
+/**
+ * Effects of the shared sign-in completion: the signIn callback, the adapter's user and account
+ * operations (create + link atomically), and the session for either strategy.
+ */
+import { fromPromise } from "xstate";
+import { signInCompletionMachine } from "../../machines/signin-completion.machine.js";
+import type { Runtime } from "../config/runtime.js";
+import { AdapterError } from "../errors.js";
+import { issueDatabaseSession, requireAdapter } from "../session/database-session.js";
+import { issueJwtSession } from "../session/jwt-session.js";
+import type { Account, AdapterAccount, AdapterUser, User } from "../types.js";
+
+/** The adapter's own atomic "create user and link account", when it offers one (see the adapters). */
+interface AtomicUserCreation {
+  createUserAndLinkAccount?(user: AdapterUser, account: AdapterAccount): Promise<AdapterUser>;
+}
+
+function storedAccount(account: Account, userId: string): AdapterAccount {
+  return { ...account, userId } as AdapterAccount;
+}
+
+/**
+ * Creates the user and links the account together: through the adapter's transaction when it has
+ * one, else one after the other, removing the user again when the link fails.
+ */
+export async function createUserWithAccount(
+  rt: Runtime,
+  user: User,
+  account: Account,
+  emailVerified: boolean,
+): Promise<AdapterUser> {
+  const adapter = requireAdapter(rt) as ReturnType<typeof requireAdapter> & AtomicUserCreation;
+  const newUser: AdapterUser = {
+    id: crypto.randomUUID(),
+    name: user.name ?? null,
+    email: user.email ?? "",
+    image: user.image ?? null,
+    emailVerified: emailVerified ? new Date() : null,
+  };
+  if (adapter.createUserAndLinkAccount) {
+    return adapter.createUserAndLinkAccount(newUser, storedAccount(account, newUser.id));
+  }
+  const created = await adapter.createUser!(newUser);
+  try {
+    await adapter.linkAccount!(storedAccount(account, created.id));
+  } catch (error) {
+    try {
+      await adapter.deleteUser?.(created.id);
+    } catch (cleanup) {
+      rt.logger.error("AdapterError", new AdapterError("Could not remove a user whose account failed to link.", { cause: cleanup }));
+    }
+    throw error;
+  }
+  return created;
+}
+
+export function bindSignInCompletion(rt: Runtime) {
+  return signInCompletionMachine.provide({
+    actors: {
+      findUserByAccount: fromPromise(async ({ input }) =>
+        requireAdapter(rt).getUserByAccount!({ provider: input.account.provider, providerAccountId: input.account.providerAccountId }),
+      ),
+      signInCallback: fromPromise(async ({ input }) => rt.callbacks.signIn(input)),
+      findUserByEmail: fromPromise(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
+      linkAccount: fromPromise(async ({ input }) => {
+        const adapter = requireAdapter(rt);
+        await adapter.linkAccount!(storedAccount(input.account, input.userId));
+        const user = await adapter.getUser!(input.userId);
+        if (!user) throw new AdapterError(`The user ${input.userId} an account was linked to does not exist.`);
+        return user;
+      }),
+      createUserWithAccount: fromPromise(({ input }) => createUserWithAccount(rt, input.user, input.account, input.emailVerified)),
+      issueSession: fromPromise(async ({ input }) => {
+        if (rt.session.strategy === "database") {
+          if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
+          return issueDatabaseSession(rt, input.req, String(input.user.id));
+        }
+        return issueJwtSession(rt, input.req, {
+          user: input.user,
+          account: input.account,
+          ...(input.profile ? { profile: input.profile } : {}),
+          isNewUser: input.isNewUser,
+        });
+      }),
+    },
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * The protocol side of an OAuth/OIDC provider, on oauth4webapi: its authorization server metadata
+ * (discovered once per configuration, or built from explicit endpoints), its client and client
+ * authentication, and the transport rules — https only, plain http only on loopback hosts, every
+ * call through the provider's `[customFetch]`.
+ */
+import { importJWK } from "jose";
+import * as oauth from "oauth4webapi";
+import { InvalidConfiguration, InvalidEndpoints } from "../errors.js";
+import type { OAuthProviderConfig, ProviderFetch } from "../providers/oauth-types.js";
+import { customFetch } from "../symbols.js";
+
+/** Issuer placeholder for plain OAuth 2 providers that name none: never compared to a response's `iss`. */
+export const UNKNOWN_ISSUER = "urn:appauth:issuer-not-configured";
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function isLoopback(url: URL): boolean {
+  return LOOPBACK.has(url.hostname);
+}
+
+/** The URL of an endpoint option (a string, or an object with `url`). */
+export function endpointUrl(endpoint: unknown): string | undefined {
+  if (typeof endpoint === "string") return endpoint;
+  if (endpoint && typeof endpoint === "object" && typeof (endpoint as { url?: unknown }).url === "string") {
+    return (endpoint as { url: string }).url;
+  }
+  return undefined;
+}
+
+export function endpointParams(endpoint: unknown): Record<string, string> {
+  const params = endpoint && typeof endpoint === "object" ? (endpoint as { params?: Record<string, unknown> }).params : undefined;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params ?? {})) if (value !== undefined && value !== null) out[key] = String(value);
+  return out;
+}
+
+/** https everywhere; plain http only on loopback hosts (development and tests). */
+export function checkTransport(url: string, what: string, providerId: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidEndpoints(`providers (${providerId}): ${what} "${url}" is not an absolute URL.`);
+  }
+  if (parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopback(parsed))) return parsed;
+  throw new InvalidEndpoints(
+    `providers (${providerId}): ${what} must use https (plain http is allowed on localhost, 127.0.0.1 and [::1] only): ${url}`,
+  );
+}
+
+export function fetchOf(provider: OAuthProviderConfig): ProviderFetch {
+  return provider[customFetch] ?? ((input, init) => fetch(input, init));
+}
+
+/** Options every oauth4webapi call of this provider takes. */
+export function httpOptions(provider: OAuthProviderConfig, url: string | undefined) {
+  const providerFetch = fetchOf(provider);
+  const insecure = url ? new URL(url).protocol === "http:" : false;
+  return {
+    [oauth.customFetch]: (input: string, init: RequestInit) => providerFetch(input, init),
+    ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
+  };
+}
+
+/** The authorization server of a provider: discovered (OIDC or `wellKnown`) and/or from explicit endpoints. */
+export async function loadAuthorizationServer(provider: OAuthProviderConfig): Promise<oauth.AuthorizationServer> {
+  let discovered: oauth.AuthorizationServer | undefined;
+  if (provider.wellKnown || (provider.issuer && provider.type === "oidc")) {
+    const issuer = provider.issuer ? checkTransport(provider.issuer, "issuer", provider.id) : undefined;
+    if (provider.wellKnown) {
+      const wellKnown = checkTransport(provider.wellKnown, "wellKnown", provider.id);
+      const response = await fetchOf(provider)(wellKnown.href, { headers: { accept: "application/json" } });
+      const body = (await response.json().catch(() => null)) as oauth.AuthorizationServer | null;
+      if (!response.ok || !body || typeof body.issuer !== "string") {
+        throw new InvalidEndpoints(`providers (${provider.id}): the discovery document at ${wellKnown.href} could not be read.`);
+      }
+      const expected = issuer ?? checkTransport(body.issuer, "issuer", provider.id);
+      discovered = await oauth.processDiscoveryResponse(expected, Response.json(body));
+    } else {
+      const response = await oauth.discoveryRequest(issuer!, { algorithm: "oidc", ...httpOptions(provider, issuer!.href) });
+      discovered = await oauth.processDiscoveryResponse(issuer!, response);
+    }
+  }
+  const authorization = endpointUrl(provider.authorization);
+  const token = endpointUrl(provider.token);
+  const userinfo = endpointUrl(provider.userinfo);
+  // Explicit endpoints win over discovered ones.
+  const as: oauth.AuthorizationServer = {
+    ...(discovered ?? { issuer: provider.issuer ?? UNKNOWN_ISSUER }),
+    ...(authorization ? { authorization_endpoint: authorization } : {}),
+    ...(token ? { token_endpoint: token } : {}),
+    ...(userinfo ? { userinfo_endpoint: userinfo } : {}),
+    ...(provider.jwks_endpoint ? { jwks_uri: provider.jwks_endpoint } : {}),
+  };
+  if (!as.authorization_endpoint) {
+    throw new InvalidEndpoints(`providers (${provider.id}): no authorization endpoint (set \`authorization\`, \`issuer\` or \`wellKnown\`).`);
+  }
+  for (const [what, url] of [
+    ["authorization endpoint", as.authorization_endpoint],
+    ["token endpoint", as.token_endpoint],
+    ["userinfo endpoint", as.userinfo_endpoint],
+    ["jwks_uri", as.jwks_uri],
+  ] as const) {
+    if (url) checkTransport(url, what, provider.id);
+  }
+  return as;
+}
+
+export function clientOf(provider: OAuthProviderConfig): oauth.Client {
+  if (!provider.clientId) {
+    const key = provider.id.replace(/[^A-Za-z0-9]+/g, "_").toUpperCase();
+    throw new InvalidConfiguration(`providers (${provider.id}): no clientId (set it, or AUTH_${key}_ID).`);
+  }
+  const client: oauth.Client = { client_id: provider.clientId, [oauth.clockTolerance]: 15 };
+  const alg = provider.client?.id_token_signed_response_alg;
+  if (alg) client.id_token_signed_response_alg = alg;
+  return client;
+}
+
+/** The client authentication at the token endpoint (RFC 6749 §2.3, OIDC Core §9). */
+export async function clientAuthOf(provider: OAuthProviderConfig): Promise<oauth.ClientAuth> {
+  const method = provider.client?.token_endpoint_auth_method ?? (provider.clientSecret ? "client_secret_basic" : "none");
+  const secret = provider.clientSecret;
+  const needSecret = (): string => {
+    if (!secret) throw new InvalidConfiguration(`providers (${provider.id}): ${method} needs a clientSecret.`);
+    return secret;
+  };
+  switch (method) {
+    case "client_secret_basic":
+      return oauth.ClientSecretBasic(needSecret());
+    case "client_secret_post":
+      return oauth.ClientSecretPost(needSecret());
+    case "client_secret_jwt":
+      return oauth.ClientSecretJwt(needSecret());
+    case "none":
+      return oauth.None();
+    case "private_key_jwt": {
+      const key = provider.client?.privateKey;
+      if (!key) throw new InvalidConfiguration(`providers (${provider.id}): private_key_jwt needs client.privateKey.`);
+      if (typeof CryptoKey !== "undefined" && key instanceof CryptoKey) return oauth.PrivateKeyJwt(key);
+      const jwk = key as JsonWebKey & { kid?: string; alg?: string };
+      const imported = (await importJWK(jwk, jwk.alg ?? "RS256")) as CryptoKey;
+      return oauth.PrivateKeyJwt(jwk.kid ? { key: imported, kid: jwk.kid } : imported);
+    }
+    default:
+      throw new InvalidConfiguration(`providers (${provider.id}): unknown token_endpoint_auth_method "${String(method)}".`);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * What every catalog provider shares: how a user's options are laid over the provider's defaults,
+ * and the small, defensive readers that `profile()` and `userinfo.request` use on untrusted JSON.
+ * Nothing here does I/O except through the `fetch` a flow hands to an endpoint's `request`.
+ */
+import type {
+  AuthorizationEndpoint,
+  OAuth2Config,
+  OAuthEndpointContext,
+  OAuthUserConfig,
+  OIDCConfig,
+  ProviderFetch,
+  TokenEndpoint,
+  TokenSet,
+  UserinfoEndpoint,
+} from "../oauth-types.js";
+import type { Profile } from "../../types.js";
+
+type AnyEndpoint = AuthorizationEndpoint | TokenEndpoint | UserinfoEndpoint;
+
+/** What a flow passes to `userinfo.request`. */
+export type UserinfoContext = OAuthEndpointContext & { tokens: TokenSet };
+/** What a flow passes to `token.request`. */
+export type TokenContext = OAuthEndpointContext & { params: URLSearchParams; codeVerifier?: string; redirectUri: string };
+type EndpointObject<E> = Exclude<E, string>;
+
+/** `"https://x"` or `{ url: "https://x" }` → the URL, when there is one. */
+export function endpointUrl(endpoint: AnyEndpoint | undefined): string | undefined {
+  if (typeof endpoint === "string") return endpoint;
+  return endpoint?.url;
+}
+
+function dropUndefined(params: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/**
+ * Lays an override over a default endpoint: a string override replaces the URL only; an object
+ * override replaces `url` and `request` when it sets them and merges `params` key by key (a param
+ * set to `undefined` removes the default one).
+ */
+export function mergeEndpoint<E extends AnyEndpoint>(base: E | undefined, override: E | undefined): E | undefined {
+  if (override === undefined) return base;
+  if (base === undefined) return override;
+  const b = (typeof base === "string" ? { url: base } : base) as EndpointObject<E>;
+  const o = (typeof override === "string" ? { url: override } : override) as EndpointObject<E>;
+  const merged: Record<string, unknown> = { ...b };
+  for (const [key, value] of Object.entries(o)) if (value !== undefined && key !== "params") merged[key] = value;
+  if (b.params || o.params) merged.params = dropUndefined({ ...b.params, ...o.params });
+  return merged as E;
+}
+
+/**
+ * A provider's defaults with the user's options on top. Options win, key by key; `undefined`
+ * options never erase a default. `authorization`, `token` and `userinfo` merge as
+ * {@link mergeEndpoint} says; `client` and `style` merge shallowly; everything else (`checks`,
+ * `profile`, `issuer`, ...) is replaced. `original` (default: `options`) is kept as `options`, for
+ * factories that take extra options of their own and pass the rest here.
+ */
+export function withUserOptions<P extends Profile, C extends OAuth2Config<P> | OIDCConfig<P>>(
+  defaults: C,
+  options: OAuthUserConfig<P>,
+  original: OAuthUserConfig<P> = options,
+): C {
+  const result: Record<string | symbol, unknown> = { ...defaults };
+  for (const key of Reflect.ownKeys(options) as (keyof OAuthUserConfig<P>)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    switch (key) {
+      case "authorization":
+      case "token":
+      case "userinfo":
+        result[key] = mergeEndpoint(defaults[key] as AnyEndpoint | undefined, value as AnyEndpoint);
+        break;
+      case "client":
+      case "style":
+        result[key] = { ...(defaults[key] as object | undefined), ...(value as object) };
+        break;
+      default:
+        result[key] = value;
+    }
+  }
+  result.type = defaults.type;
+  result.options = original;
+  return result as C;
+}
+
+/** Drops trailing slashes: `https://idp.example.com/` → `https://idp.example.com`. */
+export function withoutTrailingSlash(url: string | undefined): string | undefined {
+  return url?.replace(/\/+$/, "");
+}
+
+/** Ensures exactly one trailing slash, for issuers whose identifier ends with one (Auth0, authentik). */
+export function withTrailingSlash(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : `${url.replace(/\/+$/, "")}/`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readers for untrusted JSON: they never throw, they answer `null`/`undefined` for anything odd.
+
+/** A non-empty string, else `null`. */
+export function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+/** An https URL (what may become a user's `image`), else `null`. */
+export function httpsUrl(value: unknown): string | null {
+  const s = text(value);
+  return s !== null && /^https:\/\//i.test(s) ? s : null;
+}
+
+/** An account id as a string (providers send strings or numbers), else `undefined`. */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "bigint") return value.toString();
+  return undefined;
+}
+
+/** A plain object, else an empty one (so `record(x).field` is always safe). */
+export function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Joins name parts that exist with a space; `null` when none does. */
+export function joinName(...parts: unknown[]): string | null {
+  const joined = parts
+    .map(text)
+    .filter((part): part is string => part !== null)
+    .join(" ")
+    .trim();
+  return joined === "" ? null : joined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// For `userinfo.request` / `token.request`: calls through the flow's fetch, failures are errors.
+
+/** `Bearer <access token>`; a token set without an access token cannot call a resource. */
+export function bearer(tokens: TokenSet, scheme = "Bearer"): string {
+  if (typeof tokens.access_token !== "string" || tokens.access_token === "") {
+    throw new TypeError("The token response has no access_token to call the userinfo endpoint with.");
+  }
+  return `${scheme} ${tokens.access_token}`;
+}
+
+/**
+ * Calls `url` and returns its JSON body. A non-2xx answer or a body that is not JSON is an error
+ * naming the provider; the flow reports it as a failed callback.
+ */
+export async function fetchJson(
+  fetch: ProviderFetch,
+  url: string,
+  init: RequestInit & { provider: string },
+): Promise<unknown> {
+  const { provider, ...requestInit } = init;
+  const response = await fetch(url, requestInit);
+  if (!response.ok) {
+    const body = await response.text().catch(() => "");
+    throw new Error(`${provider}: ${requestInit.method ?? "GET"} ${url} answered ${response.status}`, {
+      cause: { status: response.status, body: body.slice(0, 500) },
+    });
+  }
+  try {
+    return await response.json();
+  } catch (cause) {
+    throw new Error(`${provider}: ${url} did not answer JSON`, { cause });
+  }
+}
+
+/** Base64 of bytes, without Node's Buffer (the core also runs on edge runtimes). */
+export function base64(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}

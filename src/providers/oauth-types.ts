@@ -1,0 +1,110 @@
+/**
+ * The shapes of OAuth 2 and OpenID Connect providers (the spec's `OAuth2Config`/`OIDCConfig`).
+ * Every protocol step is done with oauth4webapi; these options say where the endpoints are and
+ * how a provider's answers map onto a user and an account.
+ */
+import type { customFetch } from "../symbols.js";
+import type { Account, Awaitable, CommonProviderOptions, Profile, ProviderStyle, User } from "../types.js";
+
+/** The token endpoint's answer (RFC 6749 §5.1), plus whatever else the provider sends. */
+export interface TokenSet {
+  access_token?: string;
+  token_type?: string;
+  id_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  /** Computed: seconds since the epoch when the access token expires. */
+  expires_at?: number;
+  scope?: string;
+  [key: string]: unknown;
+}
+
+/** The `fetch` every outbound call of a provider uses: its `[customFetch]`, or the global one. */
+export type ProviderFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface OAuthEndpointContext {
+  provider: OAuthProviderConfig;
+  fetch: ProviderFetch;
+}
+
+/** Where the person is sent to sign in, with extra query parameters. */
+export type AuthorizationEndpoint = string | { url?: string; params?: Record<string, string | undefined> };
+
+/** The token endpoint; `request` replaces the standard exchange for providers that do not follow RFC 6749. */
+export type TokenEndpoint =
+  | string
+  | {
+      url?: string;
+      params?: Record<string, string | undefined>;
+      request?: (
+        context: OAuthEndpointContext & { params: URLSearchParams; codeVerifier?: string; redirectUri: string },
+      ) => Awaitable<{ tokens: TokenSet }>;
+    };
+
+/** The userinfo endpoint; `request` replaces the standard call (e.g. to fetch a second resource). */
+export type UserinfoEndpoint =
+  | string
+  | {
+      url?: string;
+      params?: Record<string, string | undefined>;
+      request?: (context: OAuthEndpointContext & { tokens: TokenSet }) => Awaitable<Profile>;
+    };
+
+export type OAuthCheck = "pkce" | "state" | "none" | "nonce";
+
+export type TokenEndpointAuthMethod =
+  | "client_secret_basic"
+  | "client_secret_post"
+  | "client_secret_jwt"
+  | "private_key_jwt"
+  | "none";
+
+export interface OAuthClientSettings {
+  token_endpoint_auth_method?: TokenEndpointAuthMethod;
+  /** Expected `alg` of ID tokens (default RS256, or what discovery says). */
+  id_token_signed_response_alg?: string;
+  /** For `private_key_jwt`: the client's private key (a CryptoKey, or a JWK with `kid`). */
+  privateKey?: CryptoKey | (JsonWebKey & { kid?: string });
+  [key: string]: unknown;
+}
+
+export interface OAuth2Config<P extends Profile = Profile> extends CommonProviderOptions {
+  type: "oauth";
+  clientId?: string;
+  clientSecret?: string;
+  /** The authorization server's issuer identifier; with `wellKnown` or discovery, its metadata. */
+  issuer?: string;
+  /** The discovery document's URL, when it is not `<issuer>/.well-known/openid-configuration`. */
+  wellKnown?: string;
+  jwks_endpoint?: string;
+  authorization?: AuthorizationEndpoint;
+  token?: TokenEndpoint;
+  userinfo?: UserinfoEndpoint;
+  /** Callback protections. Default `["pkce"]`; `state` is added when a redirect proxy is in use. */
+  checks?: OAuthCheck[];
+  client?: OAuthClientSettings;
+  /** Maps the provider's profile to a user. Default: id, name, email, image from standard claims. */
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+  /** Picks what is stored of the token set. Default: access/id/refresh token, expires_at, scope, token_type, session_state. */
+  account?: (tokens: TokenSet) => Partial<Account> | undefined | null;
+  allowDangerousEmailAccountLinking?: boolean;
+  redirectProxyUrl?: string;
+  style?: ProviderStyle;
+  options?: OAuthUserConfig<P>;
+  [customFetch]?: ProviderFetch;
+}
+
+export interface OIDCConfig<P extends Profile = Profile> extends Omit<OAuth2Config<P>, "type" | "options" | "checks"> {
+  type: "oidc";
+  /** When false, the profile comes from the userinfo endpoint; an ID token is still validated when returned. */
+  idToken?: boolean;
+  checks?: OAuthCheck[];
+  options?: OAuthUserConfig<P>;
+}
+
+export type OAuthProviderConfig<P extends Profile = Profile> = OAuth2Config<P> | OIDCConfig<P>;
+
+/** What a user passes to a provider factory: any option, none required (credentials come from AUTH_<ID>_*). */
+export type OAuthUserConfig<P extends Profile = Profile> = Partial<Omit<OAuth2Config<P>, "options" | "type">> & {
+  idToken?: boolean;
+};

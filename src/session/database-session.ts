@@ -1,0 +1,47 @@
+/**
+ * The database session: the cookie holds only a random session token; the record (user id and
+ * absolute expiry) lives in the adapter's store. Reading is one adapter call (session joined with
+ * its user); the expiry is pushed forward at most once per `updateAge`.
+ */
+import type { Runtime } from "../config/runtime.js";
+import { writeChunkedCookie, type SetCookie } from "../cookies.js";
+import { MissingAdapter } from "../errors.js";
+import type { RequestContext } from "../request-context.js";
+import type { Adapter, AdapterSession, AdapterUser } from "../types.js";
+
+export function requireAdapter(rt: Runtime): Adapter {
+  if (!rt.adapter) throw new MissingAdapter("This flow needs an adapter.");
+  return rt.adapter;
+}
+
+/** Creates a session record for `userId` and the cookie that carries its token. */
+export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, userId: string): Promise<SetCookie[]> {
+  const adapter = requireAdapter(rt);
+  const sessionToken = rt.session.generateSessionToken();
+  const expires = new Date(Date.now() + rt.session.maxAge * 1000);
+  const session = await adapter.createSession!({ sessionToken, userId, expires });
+  const { name, options } = ctx.cookies.sessionToken;
+  return writeChunkedCookie(ctx.jar, name, session.sessionToken, { ...options, expires: session.expires });
+}
+
+/** The session record and its user, or null when there is none or it has expired (then it is removed). */
+export async function loadDatabaseSession(
+  rt: Runtime,
+  sessionToken: string,
+  now: number,
+): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+  const adapter = requireAdapter(rt);
+  const found = await adapter.getSessionAndUser!(sessionToken);
+  if (!found) return null;
+  if (found.session.expires.valueOf() <= now) {
+    await adapter.deleteSession!(sessionToken);
+    return null;
+  }
+  return found;
+}
+
+/** Whether a session read at `now` is due to have its expiry pushed forward (at most once per updateAge). */
+export function databaseSessionDue(rt: Runtime, session: AdapterSession, now: number): boolean {
+  const lastExtended = session.expires.valueOf() - rt.session.maxAge * 1000;
+  return now - lastExtended >= rt.session.updateAge * 1000;
+}
