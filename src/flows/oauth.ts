@@ -8,7 +8,8 @@ import { fromPromise } from "xstate";
 import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
-import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
+import type { AuthError} from "../errors.js";
+import { OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
 import {
   checkCookie,
   checksOf,
@@ -23,7 +24,6 @@ import {
   clientAuthOf,
   clientOf,
   endpointParams,
-  endpointUrl,
   fetchOf,
   httpOptions,
   loadAuthorizationServer,
