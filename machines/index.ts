@@ -4,12 +4,14 @@
  */
 import type { AnyStateMachine } from "xstate";
 import { credentialsSignInMachine } from "./credentials-signin.machine.js";
+import { databaseSessionMachine } from "./database-session.machine.js";
 import { oauthMachine } from "./oauth.machine.js";
 import { signInCompletionMachine } from "./signin-completion.machine.js";
 import { sessionMachine } from "./session.machine.js";
 import { signOutMachine } from "./signout.machine.js";
 
 export * from "./credentials-signin.machine.js";
+export * from "./database-session.machine.js";
 export * from "./oauth.machine.js";
 export * from "./signin-completion.machine.js";
 export * from "./session.machine.js";
@@ -19,6 +21,7 @@ export type { FlowFailure } from "./shared.js";
 /** Every machine the library runs, by name: the visualizations are generated from this list. */
 export const allMachines: Record<string, AnyStateMachine> = {
   credentialsSignIn: credentialsSignInMachine,
+  databaseSession: databaseSessionMachine,
   oauth: oauthMachine,
   signInCompletion: signInCompletionMachine,
   session: sessionMachine,

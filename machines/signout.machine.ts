@@ -4,7 +4,7 @@
  * callback URL. The cookie is cleared whatever happens on the way: sign-out never fails open.
  */
 import { assign, emit, setup } from "xstate";
-import type { JWT } from "../src/types.js";
+import type { AdapterSession, JWT } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
 import { effect, type FlowFailure } from "./shared.js";
 
@@ -17,7 +17,8 @@ export interface SignOutInput {
 }
 
 export interface SignOutContext extends SignOutInput {
-  payload: JWT | null;
+  /** Whose session it was: the decoded token (JWT strategy) or the record (database strategy). */
+  ended: EndedSession;
   redirectTo?: string;
   /** Every effect that failed on the way, in order: a failed end of session must stay visible. */
   failures: FlowFailure[];
@@ -25,7 +26,10 @@ export interface SignOutContext extends SignOutInput {
 
 export type SignOutOutput = { outcome: "signedOut"; redirectTo: string; failures: FlowFailure[] };
 
-export type SignOutEmitted = { type: "signOut"; token: JWT | null };
+/** The session being ended, as the `signOut` event reports it. */
+export type EndedSession = { token: JWT | null } | { session: AdapterSession | null };
+
+export type SignOutEmitted = { type: "signOut" } & EndedSession;
 
 export const signOutMachine = setup({
   types: {
@@ -35,22 +39,22 @@ export const signOutMachine = setup({
     emitted: {} as SignOutEmitted,
   },
   actors: {
-    readSession: effect<JWT | null, { token: string; req: RequestContext }>("readSession"),
-    endSession: effect<void, { token: string; payload: JWT | null; req: RequestContext }>("endSession"),
+    readSession: effect<EndedSession, { token: string; req: RequestContext }>("readSession"),
+    endSession: effect<void, { token: string; ended: EndedSession; req: RequestContext }>("endSession"),
     resolveRedirect: effect<string, { url: string; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign(({ context }, params: FlowFailure) => ({ failures: [...context.failures, params] })),
-    rememberToken: assign((_, payload: JWT | null) => ({ payload })),
+    rememberSession: assign((_, ended: EndedSession) => ({ ended })),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    announceSignOut: emit(({ context }) => ({ type: "signOut" as const, token: context.payload })),
+    announceSignOut: emit(({ context }) => ({ type: "signOut" as const, ...context.ended })),
   },
   guards: {
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
   },
 }).createMachine({
   id: "signOut",
-  context: ({ input }) => ({ ...input, payload: null, failures: [] }),
+  context: ({ input }) => ({ ...input, ended: { token: null }, failures: [] }),
   initial: "checkingCookie",
   states: {
     checkingCookie: {
@@ -60,7 +64,7 @@ export const signOutMachine = setup({
       invoke: {
         src: "readSession",
         input: ({ context }) => ({ token: context.token!, req: context.req }),
-        onDone: { target: "endingSession", actions: { type: "rememberToken", params: ({ event }) => event.output } },
+        onDone: { target: "endingSession", actions: { type: "rememberSession", params: ({ event }) => event.output } },
         // A session that cannot be read is still ended: the cookie goes either way.
         onError: { target: "endingSession" },
       },
@@ -69,7 +73,7 @@ export const signOutMachine = setup({
       entry: "announceSignOut",
       invoke: {
         src: "endSession",
-        input: ({ context }) => ({ token: context.token!, payload: context.payload, req: context.req }),
+        input: ({ context }) => ({ token: context.token!, ended: context.ended, req: context.req }),
         onDone: { target: "resolvingRedirect" },
         onError: {
           target: "resolvingRedirect",

@@ -28,6 +28,7 @@ import {
   showVerifyRequest,
   signInPageUrl,
 } from "./flows/pages.js";
+import { bindDatabaseSession, type BoundDatabaseSession } from "./flows/database-session.js";
 import { bindOAuth, handleOAuthCallback, handleOAuthSignIn, type BoundOAuth } from "./flows/oauth.js";
 import { bindSessionMachine, handleSession, type BoundSessionMachine } from "./flows/session.js";
 import { bindSignOut, handleSignOut, type BoundSignOut } from "./flows/signout.js";
@@ -42,7 +43,7 @@ import type { AuthConfig, AuthConfigInput, ProviderConfig } from "./types.js";
 interface Flows {
   credentialsSignIn: BoundCredentialsSignIn;
   oauth: BoundOAuth;
-  session: BoundSessionMachine;
+  session: { jwt: BoundSessionMachine; database: BoundDatabaseSession };
   signOut: BoundSignOut;
 }
 
@@ -55,7 +56,7 @@ function flowsOf(rt: Runtime): Flows {
     flows = {
       credentialsSignIn: bindCredentialsSignIn(rt),
       oauth: bindOAuth(rt),
-      session: bindSessionMachine(rt),
+      session: { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) },
       signOut: bindSignOut(rt),
     };
     boundFlows.set(rt, flows);

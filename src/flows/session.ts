@@ -10,6 +10,7 @@ import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { clearSessionCookies, decodeSessionToken, encodeSessionCookies, readSessionCookie } from "../session/jwt-session.js";
 import type { AdapterUser, JWT, Session } from "../types.js";
+import type { BoundDatabaseSession } from "./database-session.js";
 import { runFlow } from "./run.js";
 
 export function bindSessionMachine(rt: Runtime) {
@@ -47,18 +48,16 @@ export type BoundSessionMachine = ReturnType<typeof bindSessionMachine>;
 
 export async function handleSession(
   rt: Runtime,
-  machine: BoundSessionMachine,
+  machines: { jwt: BoundSessionMachine; database: BoundDatabaseSession },
   ctx: RequestContext,
 ): Promise<ResponsePlan> {
   const update = ctx.method === "POST" ? { data: ctx.body.data } : undefined;
   const token = readSessionCookie(ctx);
-  const output = await runFlow(rt, machine, {
-    token,
-    ...(update ? { update } : {}),
-    now: Date.now(),
-    updateAge: rt.session.updateAge,
-    req: ctx,
-  });
+  const common = { ...(update ? { update } : {}), now: Date.now(), updateAge: rt.session.updateAge, req: ctx };
+  const output =
+    rt.session.strategy === "database"
+      ? await runFlow(rt, machines.database, { ...common, sessionToken: token, maxAge: rt.session.maxAge })
+      : await runFlow(rt, machines.jwt, { ...common, token });
   const headers = { "Cache-Control": "private, no-cache, no-store" };
   if (output.outcome === "active") return { json: output.session, cookies: output.cookies, headers };
   if (output.outcome === "invalid") {

@@ -7,12 +7,28 @@ import { resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { clearSessionCookies, decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
+import { requireAdapter } from "../session/database-session.js";
 import { runFlow } from "./run.js";
 
 export function bindSignOut(rt: Runtime) {
+  if (rt.session.strategy === "database") {
+    return signOutMachine.provide({
+      actors: {
+        readSession: fromPromise(async ({ input }) => ({
+          session: (await requireAdapter(rt).getSessionAndUser!(input.token))?.session ?? null,
+        })),
+        endSession: fromPromise(async ({ input }) => {
+          await requireAdapter(rt).deleteSession!(input.token);
+        }),
+        resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
+      },
+    });
+  }
   return signOutMachine.provide({
     actors: {
-      readSession: fromPromise(async ({ input }) => (await decodeSessionToken(rt, input.req, input.token))?.payload ?? null),
+      readSession: fromPromise(async ({ input }) => ({
+        token: (await decodeSessionToken(rt, input.req, input.token))?.payload ?? null,
+      })),
       // A JWT session lives only in the cookie, which the response clears.
       endSession: fromPromise(async () => {}),
       resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),

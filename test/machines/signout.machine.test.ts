@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
 import { signOutMachine, type SignOutInput } from "../../machines/index.js";
-import type { JWT } from "../../src/types.js";
+import type { AdapterSession, JWT } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
@@ -9,9 +9,9 @@ const ada: JWT = { sub: "user-1", name: "Ada" };
 const withCookie: SignOutInput = { token: "sealed", callbackUrl: "/goodbye", req: requestContext("signout") };
 
 /** Fakes that sign Ada out; each test overrides the effect it is about. */
-function fakes(overrides: { readSession?: () => Promise<JWT | null>; endSession?: () => Promise<void>; resolveRedirect?: () => Promise<string> } = {}) {
+function fakes(overrides: { readSession?: () => Promise<{ token: JWT | null } | { session: AdapterSession | null }>; endSession?: () => Promise<void>; resolveRedirect?: () => Promise<string> } = {}) {
   const effects = {
-    readSession: vi.fn(overrides.readSession ?? (async () => ada)),
+    readSession: vi.fn(overrides.readSession ?? (async () => ({ token: ada }))),
     endSession: vi.fn(overrides.endSession ?? (async () => {})),
     resolveRedirect: vi.fn(overrides.resolveRedirect ?? (async () => "https://app.example/goodbye")),
   };
@@ -82,5 +82,16 @@ describe("sign-out machine", () => {
     });
     const { output } = await runToEnd(machine, withCookie);
     expect(output.failures.map((f) => f.error)).toEqual([storeDown, expect.any(Error)]);
+  });
+});
+
+describe("sign-out machine under the database strategy", () => {
+  it("reports the session record it ended in the signOut event", async () => {
+    const record: AdapterSession = { sessionToken: "token-1", userId: "user-1", expires: new Date(Date.UTC(2030, 0, 1)) };
+    const { machine, effects } = fakes({ readSession: async () => ({ session: record }) });
+    const { value, emitted } = await runToEnd(machine, withCookie);
+    expect(value).toBe("signedOut");
+    expect(effects.endSession).toHaveBeenCalledOnce();
+    expect(emitted).toEqual([{ type: "signOut", session: record }]);
   });
 });

@@ -16,12 +16,18 @@ import {
 import { requestContext } from "./fixtures.js";
 
 const ada: JWT = { sub: "user-1", name: "Ada", email: "ada@example.com" };
+const record = { sessionToken: "session-token-1", userId: "user-1", expires: new Date(Date.UTC(2030, 1, 1)) };
 const readFailed = new Error("readSession: no secret opens this token");
 const endFailed = new Error("endSession: the session store is unreachable");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 
 const outcomes = {
-  readSession: [returns("returns the token", () => ada), returns("returns null", () => null), throws("throws", readFailed)],
+  readSession: [
+    returns("returns the token", () => ({ token: ada })),
+    returns("returns null", () => ({ token: null })),
+    returns("returns the database record", () => ({ session: record })),
+    throws("throws", readFailed),
+  ],
   endSession: [returns("ends it", () => undefined), throws("throws", endFailed)],
   resolveRedirect: [returns("returns a URL", () => "https://app.example/goodbye"), throws("throws", redirectFailed)],
 };
@@ -74,8 +80,8 @@ describe("sign-out: paths generated from the machine", () => {
 
       // Whose session it was: the token read, or null when it could not be read.
       const read = path.steps.find((s) => s.effect === "readSession");
-      const token = read && "output" in read.ending ? read.ending.output : null;
-      expect(played.emitted).toEqual(hadCookie ? [{ type: "signOut", token }] : []);
+      const ended = read && "output" in read.ending ? (read.ending.output as object) : { token: null };
+      expect(played.emitted).toEqual(hadCookie ? [{ type: "signOut", ...ended }] : []);
 
       const redirected = path.steps.find((s) => s.effect === "resolveRedirect")!;
       expect(output.redirectTo).toBe("output" in redirected.ending ? redirected.ending.output : "");

@@ -1,0 +1,137 @@
+/**
+ * Reading (GET /session) and updating (POST /session) a database session. The cookie holds only a
+ * session token; the record and its user are loaded together (an expired record is removed by the
+ * load), the expiry is pushed forward at most once per `updateAge`, and the `session` callback
+ * shapes what the client sees. Time comes in as input: the machine has no clock.
+ */
+import { assign, emit, setup } from "xstate";
+import type { AdapterSession, AdapterUser, Session } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+
+export interface DatabaseSessionInput {
+  /** The session cookie's value; absent when there is no cookie. */
+  sessionToken?: string;
+  /** Present on POST /session: the client's `data`, handed to the session callback. */
+  update?: { data: unknown };
+  /** Milliseconds since the epoch when the request arrived. */
+  now: number;
+  /** Seconds a session lives from its last extension. */
+  maxAge: number;
+  /** Seconds between two extensions of the expiry (0: every read). */
+  updateAge: number;
+  req: RequestContext;
+}
+
+type Loaded = { session: AdapterSession; user: AdapterUser };
+
+export interface DatabaseSessionContext extends DatabaseSessionInput {
+  record?: AdapterSession;
+  user?: AdapterUser;
+  session?: Session;
+  cookies: SetCookie[];
+  failure?: FlowFailure;
+}
+
+export type DatabaseSessionOutput =
+  | { outcome: "active"; session: Session; cookies: SetCookie[] }
+  | { outcome: "none" }
+  | { outcome: "invalid"; failure?: FlowFailure };
+
+export type DatabaseSessionEmitted = { type: "session"; session: Session };
+
+export const databaseSessionMachine = setup({
+  types: {
+    input: {} as DatabaseSessionInput,
+    context: {} as DatabaseSessionContext,
+    output: {} as DatabaseSessionOutput,
+    emitted: {} as DatabaseSessionEmitted,
+  },
+  actors: {
+    loadSession: effect<Loaded | null, { sessionToken: string; now: number }>("loadSession"),
+    extendSession: effect<
+      { session: AdapterSession; cookies: SetCookie[] },
+      { session: AdapterSession; expires: number; req: RequestContext }
+    >("extendSession"),
+    sessionCallback: effect<
+      Session,
+      { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown }
+    >("sessionCallback"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberRecord: assign((_, loaded: Loaded | null) => (loaded ? { record: loaded.session, user: loaded.user } : {})),
+    rememberExtension: assign((_, extended: { session: AdapterSession; cookies: SetCookie[] }) => ({
+      record: extended.session,
+      cookies: extended.cookies,
+    })),
+    rememberSession: assign((_, session: Session) => ({ session })),
+    announceSession: emit(({ context }) => ({ type: "session" as const, session: context.session! })),
+  },
+  guards: {
+    hasToken: ({ context }) => typeof context.sessionToken === "string" && context.sessionToken.length > 0,
+    sessionFound: (_, loaded: Loaded | null) => loaded !== null,
+    // Extended at most once per updateAge: the last extension set expires to (then + maxAge).
+    extensionDue: ({ context }) => {
+      const lastExtended = context.record!.expires.valueOf() - context.maxAge * 1000;
+      return context.now - lastExtended >= context.updateAge * 1000;
+    },
+  },
+}).createMachine({
+  id: "databaseSession",
+  context: ({ input }) => ({ ...input, cookies: [] }),
+  initial: "checkingCookie",
+  states: {
+    checkingCookie: {
+      always: [{ guard: "hasToken", target: "loading" }, { target: "noSession" }],
+    },
+    loading: {
+      invoke: {
+        src: "loadSession",
+        input: ({ context }) => ({ sessionToken: context.sessionToken!, now: context.now }),
+        onDone: [
+          {
+            guard: { type: "sessionFound", params: ({ event }) => event.output },
+            target: "checkingExpiry",
+            actions: { type: "rememberRecord", params: ({ event }) => event.output },
+          },
+          { target: "invalid" },
+        ],
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    checkingExpiry: {
+      always: [{ guard: "extensionDue", target: "extending" }, { target: "runningSessionCallback" }],
+    },
+    extending: {
+      invoke: {
+        src: "extendSession",
+        input: ({ context }) => ({ session: context.record!, expires: context.now + context.maxAge * 1000, req: context.req }),
+        onDone: { target: "runningSessionCallback", actions: { type: "rememberExtension", params: ({ event }) => event.output } },
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    runningSessionCallback: {
+      invoke: {
+        src: "sessionCallback",
+        input: ({ context }) =>
+          context.update
+            ? { user: context.user!, expires: context.record!.expires.toISOString(), trigger: "update" as const, newSession: context.update.data }
+            : { user: context.user!, expires: context.record!.expires.toISOString() },
+        onDone: { target: "active", actions: { type: "rememberSession", params: ({ event }) => event.output } },
+        onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    active: {
+      type: "final",
+      entry: "announceSession",
+      output: ({ context }) => ({ outcome: "active", session: context.session!, cookies: context.cookies }),
+    },
+    noSession: { type: "final", output: () => ({ outcome: "none" }) },
+    invalid: {
+      type: "final",
+      output: ({ context }) => (context.failure ? { outcome: "invalid", failure: context.failure } : { outcome: "invalid" }),
+    },
+  },
+  output: ({ event }) => event.output as DatabaseSessionOutput,
+});
