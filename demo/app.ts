@@ -8,6 +8,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Auth, type AuthConfig, type LoggerInstance, type Session } from "../src/index.js";
 import Credentials from "../src/providers/credentials.js";
+import type { OIDCConfig } from "../src/providers/oauth-types.js";
+import { startDemoProvider, type DemoProvider } from "./op/index.js";
 import { toNodeListener, type FetchHandler } from "./node-http.js";
 import { homePage, notFoundPage, PAGE_HEADERS, protectedPage, type DemoLinks } from "./pages.js";
 import { resolveDemoSecret, type SecretSource } from "./secret.js";
@@ -33,14 +35,36 @@ function sameText(given: unknown, expected: string): boolean {
   return timingSafeEqual(digest(typeof given === "string" ? given : ""), digest(expected)) && typeof given === "string";
 }
 
+/** The provider id of the bundled OpenID Provider. */
+export const DEMO_IDP_ID = "demo-idp";
+
+/** The bundled OpenID Provider as an appauth provider: OIDC discovery, PKCE, nonce, state. */
+export function demoIdentityProvider(op: Pick<DemoProvider, "issuer" | "clientId" | "clientSecret">): OIDCConfig {
+  return {
+    id: DEMO_IDP_ID,
+    name: "Demo identity provider",
+    type: "oidc",
+    issuer: op.issuer,
+    clientId: op.clientId,
+    clientSecret: op.clientSecret,
+    checks: ["pkce", "state", "nonce"],
+    style: { brandColor: "#0f766e" },
+  };
+}
+
 /** The demo's appauth configuration. `secret` undefined: the library reads APPAUTH_SECRET/AUTH_SECRET. */
-export function demoAuthConfig(options: { secret: string | undefined; logger?: Partial<LoggerInstance> }): AuthConfig {
+export function demoAuthConfig(options: {
+  secret: string | undefined;
+  logger?: Partial<LoggerInstance>;
+  identityProvider?: OIDCConfig;
+}): AuthConfig {
   return {
     basePath: BASE_PATH,
     trustHost: true,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     providers: [
+      ...(options.identityProvider ? [options.identityProvider] : []),
       Credentials({
         credentials: {
           username: { label: "Username", autocomplete: "username", required: true },
@@ -119,11 +143,15 @@ export interface StartDemoOptions {
   secretFile?: string;
   /** The library's logger; default: its console logger. */
   logger?: Partial<LoggerInstance>;
+  /** Where the bundled OpenID Provider keeps its keys; default `demo/.data`. */
+  dataDir?: string;
 }
 
 export interface RunningDemo {
   /** The app's URL, e.g. `http://localhost:3000`. */
   url: string;
+  /** The bundled OpenID Provider's issuer URL. */
+  issuer: string;
   secretSource: SecretSource | "option";
   /** Stops accepting connections and resolves once the server has closed. */
   close(): Promise<void>;
@@ -145,22 +173,42 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     secret = resolved.secret;
     secretSource = resolved.source;
   }
-  const config = demoAuthConfig({ secret, ...(options.logger ? { logger: options.logger } : {}) });
-  const server = createServer(toNodeListener(createDemoApp(config)));
+  // The app listens first: the OP must know the app's callback URL, which needs the port.
+  let app: FetchHandler | undefined;
+  const server = createServer(
+    toNodeListener((request) => app?.(request) ?? Promise.resolve(new Response("Starting…\n", { status: 503 }))),
+  );
   await listen(server, options.port, host);
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+  const op = await startDemoProvider({
+    port: 0,
+    host: host === "127.0.0.1" ? "127.0.0.1" : "localhost",
+    redirectUris: [`${url}${BASE_PATH}/callback/${DEMO_IDP_ID}`],
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
+  const config = demoAuthConfig({
+    secret,
+    identityProvider: demoIdentityProvider(op),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  app = createDemoApp(config);
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
+    issuer: op.issuer,
     secretSource,
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
-      });
+      closing ??= Promise.all([
+        new Promise<void>((resolve, reject) => {
+          server.close((error) => (error ? reject(error) : resolve()));
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+        }),
+        op.close(),
+      ]).then(() => undefined);
       return closing;
     },
   };

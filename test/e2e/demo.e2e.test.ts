@@ -62,6 +62,7 @@ describe.runIf(hasChromium)("the demo app in Chromium", () => {
       host: "localhost",
       // A fresh generated secret in a temporary folder: the repo's demo/.data is left alone.
       secretFile: join(dataDir, "secret"),
+      dataDir,
       logger: {
         error(code, ...message) {
           logged.push({ level: "error", code });
@@ -164,6 +165,19 @@ describe.runIf(hasChromium)("the demo app in Chromium", () => {
     expect(await sessionJson()).toEqual(shown);
 
     await page.screenshot({ path: join(ARTIFACTS, "home-signed-in.png"), fullPage: true });
+  });
+
+  it("signs in through the bundled OpenID Provider: button, login, consent, and back to /protected", async () => {
+    await page.goto("/protected");
+    await page.getByRole("button", { name: "Sign in with Demo identity provider" }).click();
+    // On the OP's own login page: pick Ada, then allow the app.
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await sessionCookies()).not.toEqual([]);
+    const session = (await sessionJson()) as { user: { name: string; email: string } };
+    expect(session.user).toMatchObject({ name: "Ada Lovelace", email: "ada@example.test" });
+    await page.screenshot({ path: join(ARTIFACTS, "protected-oidc.png"), fullPage: true });
   });
 
   it("refuses a wrong password with the CredentialsSignin error on the sign-in page and sets no session cookie", async () => {
