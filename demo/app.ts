@@ -174,9 +174,9 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     secretSource = resolved.source;
   }
   // The app listens first: the OP must know the app's callback URL, which needs the port.
-  let app: FetchHandler | undefined;
+  const ready: { app?: FetchHandler } = {};
   const server = createServer(
-    toNodeListener((request) => app?.(request) ?? Promise.resolve(new Response("Starting…\n", { status: 503 }))),
+    toNodeListener((request) => ready.app?.(request) ?? Promise.resolve(new Response("Starting…\n", { status: 503 }))),
   );
   await listen(server, options.port, host);
   const { port } = server.address() as AddressInfo;
@@ -193,7 +193,7 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     identityProvider: demoIdentityProvider(op),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  app = createDemoApp(config);
+  ready.app = createDemoApp(config);
 
   let closing: Promise<void> | undefined;
   return {

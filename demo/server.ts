@@ -32,7 +32,8 @@ const secretNote = {
 }[demo.secretSource];
 
 console.log(`appauth demo listening on ${demo.url}
-  sign in with username "${DEMO_USER.username}" and password "${DEMO_USER.password}"
+  sign in with username "${DEMO_USER.username}" and password "${DEMO_USER.password}",
+  or with the bundled OpenID Provider (${demo.issuer}): no account needed
   secret: ${secretNote}
   press Ctrl+C to stop`);
 
