@@ -9,7 +9,7 @@ import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machine
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import type { AuthError} from "../errors.js";
-import { OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
+import { InvalidConfiguration, InvalidEndpoints, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
 import {
   checkCookie,
   checksOf,
@@ -245,7 +245,11 @@ export function bindOAuth(rt: Runtime) {
           expectedNonce: checks.nonce ?? oauth.expectNoNonce,
           requireIdToken: provider.type === "oidc",
         });
-        if (result.id_token) await verifyIdTokenSignature(provider, as, response, result.id_token);
+        // OIDC: the ID token's signature is always checked. A plain OAuth 2 provider's ID token is
+        // not used for the profile; it is checked when the provider's JWKS is known.
+        if (result.id_token && (provider.type === "oidc" || as.jwks_uri)) {
+          await verifyIdTokenSignature(provider, as, response, result.id_token);
+        }
         const tokens = normaliseTokens(result as unknown as Record<string, unknown>, Date.now());
         const claims = oauth.getValidatedIdTokenClaims(result);
         if (claims) idTokenClaims.set(tokens, claims);
@@ -400,7 +404,8 @@ export async function handleOAuthCallback(
     ...baseInput(rt, ctx, provider),
     callbackUrl: ctx.origin,
     authorizationParams: {},
-    flowCookies: [],
+    // Cleared even when restoring the checks fails (a missing or tampered cookie): every answer clears them.
+    flowCookies: clearChecks(ctx),
     emailVerified: false,
     isNewUser: false,
     sessionCookies: [],
@@ -421,8 +426,12 @@ function outcomePlan(
       return { plan: { redirect: output.redirectTo, cookies: [...output.cookies, forgetCallbackUrl(ctx)] } };
     case "diverted":
       return { plan: { redirect: normalizeUrl(output.redirectTo, ctx.origin), cookies: output.cookies } };
-    case "refused":
-      return { error: refusalError(output.failure), cookies: output.cookies };
+    case "refused": {
+      // A fault of the server's configuration (a plain-http issuer, no client secret) is not the callback's.
+      const { error } = output.failure;
+      const fault = error instanceof InvalidEndpoints || error instanceof InvalidConfiguration ? error : undefined;
+      return { error: fault ?? refusalError(output.failure), cookies: output.cookies };
+    }
   }
 }
 

@@ -5,15 +5,11 @@
 import { fromPromise } from "xstate";
 import { signInCompletionMachine } from "../../machines/signin-completion.machine.js";
 import type { Runtime } from "../config/runtime.js";
+import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { AdapterError } from "../errors.js";
 import { issueDatabaseSession, requireAdapter } from "../session/database-session.js";
 import { issueJwtSession } from "../session/jwt-session.js";
 import type { Account, AdapterAccount, AdapterUser, User } from "../types.js";
-
-/** The adapter's own atomic "create user and link account", when it offers one (see the adapters). */
-interface AtomicUserCreation {
-  createUserAndLinkAccount?(user: AdapterUser, account: AdapterAccount): Promise<AdapterUser>;
-}
 
 function storedAccount(account: Account, userId: string): AdapterAccount {
   return { ...account, userId } as AdapterAccount;
@@ -29,7 +25,7 @@ export async function createUserWithAccount(
   account: Account,
   emailVerified: boolean,
 ): Promise<AdapterUser> {
-  const adapter = requireAdapter(rt) as ReturnType<typeof requireAdapter> & AtomicUserCreation;
+  const adapter = requireAdapter(rt) as ExtendedAdapter;
   const newUser: AdapterUser = {
     id: crypto.randomUUID(),
     name: user.name ?? null,

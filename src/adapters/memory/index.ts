@@ -3,7 +3,8 @@
  * single-process development. Everything lives in Maps owned by one adapter instance (no module state),
  * and every value crosses the boundary as a deep copy, so callers can never mutate what is stored.
  * Constraints a database would enforce (unique email, unique provider account, foreign keys) are
- * enforced here too, so code that works against memory behaves the same against SQL or Redis.
+ * enforced here too. A user without an email (`""`, as the core creates one from a provider that gave
+ * none) is not indexed by email, so any number of them can exist, as with a nullable unique column, so code that works against memory behaves the same against SQL or Redis.
  */
 import type {
   AdapterAccount,
@@ -55,9 +56,9 @@ export function MemoryAdapter(): MemoryAdapterInstance {
   function insertUser(user: AdapterUser): AdapterUser {
     const stored = copy({ ...user, id: user.id || newId() });
     if (users.has(stored.id)) throw new Error(`createUser: a user with id ${JSON.stringify(stored.id)} exists`);
-    if (userIdByEmail.has(stored.email)) throw new Error("createUser: a user with this email exists");
+    if (stored.email && userIdByEmail.has(stored.email)) throw new Error("createUser: a user with this email exists");
     users.set(stored.id, stored);
-    userIdByEmail.set(stored.email, stored.id);
+    if (stored.email) userIdByEmail.set(stored.email, stored.id);
     return stored;
   }
 
@@ -79,7 +80,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     },
 
     async getUserByEmail(email) {
-      const id = userIdByEmail.get(email);
+      const id = email ? userIdByEmail.get(email) : undefined;
       const user = id === undefined ? undefined : users.get(id);
       return user ? copy(user) : null;
     },
@@ -95,9 +96,9 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       if (!current) throw new Error(`updateUser: no user with id ${JSON.stringify(patch.id)}`);
       const next = copy({ ...current, ...defined(patch), id: current.id });
       if (next.email !== current.email) {
-        if (userIdByEmail.has(next.email)) throw new Error("updateUser: a user with this email exists");
-        userIdByEmail.delete(current.email);
-        userIdByEmail.set(next.email, next.id);
+        if (next.email && userIdByEmail.has(next.email)) throw new Error("updateUser: a user with this email exists");
+        if (current.email) userIdByEmail.delete(current.email);
+        if (next.email) userIdByEmail.set(next.email, next.id);
       }
       users.set(next.id, next);
       return copy(next);
@@ -138,7 +139,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       // Check everything before the first write: nothing is stored unless both writes can happen.
       const id = user.id || newId();
       if (users.has(id)) throw new Error(`createUser: a user with id ${JSON.stringify(id)} exists`);
-      if (userIdByEmail.has(user.email)) throw new Error("createUser: a user with this email exists");
+      if (user.email && userIdByEmail.has(user.email)) throw new Error("createUser: a user with this email exists");
       if (accounts.has(accountKey(account.provider, account.providerAccountId))) {
         throw new Error("linkAccount: this provider account is already linked");
       }

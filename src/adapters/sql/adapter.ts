@@ -99,7 +99,8 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
   }
 
   function userRow(user: AdapterUser): Row {
-    return encode({ name: null, image: null, ...user, id: user.id || newId(), emailVerified: user.emailVerified ?? null }, USER_COLUMNS, dialect);
+    const complete = { name: null, image: null, ...user, id: user.id || newId(), emailVerified: user.emailVerified ?? null };
+    return encode(complete, USER_COLUMNS, dialect);
   }
 
   return {
@@ -110,10 +111,13 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
         migrationTableName: t.migrations,
         migrationLockTableName: t.migrationLock,
       });
-      const { error, results } = await migrator.migrateToLatest();
+      let { error, results } = await migrator.migrateToLatest();
+      // SQLite: another process may have applied the same migration meanwhile; a rerun sees it applied.
+      if (error && dialect === "sqlite") ({ error, results } = await migrator.migrateToLatest());
       if (error) {
         const failed = results?.find((r) => r.status === "Error")?.migrationName;
-        throw new Error(`SqlAdapter: migration ${failed ?? "setup"} failed`, { cause: error });
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`SqlAdapter: migration ${failed ?? "setup"} failed: ${reason}`, { cause: error });
       }
     },
 
@@ -129,6 +133,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     },
 
     async getUserByEmail(email) {
+      if (!email) return null;
       const row = await select(db, t.users, { email });
       return row ? decodeUser(row) : null;
     },

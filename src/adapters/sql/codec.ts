@@ -1,7 +1,7 @@
 /**
  * Rows to records and back. Only known columns are written (extra fields on a record are tolerated and
  * not stored); values come back in the contract's types whatever the driver returns: Dates as Dates,
- * `bigint` columns (strings from node-postgres) as numbers, 0/1 as booleans, and an account's absent
+ * `bigint` columns (strings from node-postgres) as numbers, a missing email (NULL) as `""`, 0/1 as booleans, and an account's absent
  * OAuth values as absent keys rather than `null`.
  */
 import type {
@@ -63,8 +63,10 @@ export function encode(record: object, columns: readonly string[], dialect: SqlD
   for (const column of columns) {
     const value = (record as Row)[column];
     if (value === undefined) continue;
+    // No email is NULL, so the unique index lets any number of users have none.
+    if (column === "email" && !value) row[column] = null;
     // SQLite has neither dates nor booleans (better-sqlite3 refuses to bind them).
-    if (value instanceof Date) row[column] = dialect === "sqlite" ? value.getTime() : value;
+    else if (value instanceof Date) row[column] = dialect === "sqlite" ? value.getTime() : value;
     else if (typeof value === "boolean") row[column] = dialect === "sqlite" ? Number(value) : value;
     else row[column] = value;
   }
@@ -75,7 +77,7 @@ export function decodeUser(row: Row): AdapterUser {
   return {
     id: String(row.id),
     name: (row.name as string | null | undefined) ?? null,
-    email: String(row.email),
+    email: typeof row.email === "string" ? row.email : "",
     emailVerified: toDate(row.emailVerified),
     image: (row.image as string | null | undefined) ?? null,
   };

@@ -7,6 +7,7 @@ export { SqlAdapter, type SqlAdapterInstance, type SqlAdapterOptions } from "./a
 export type { AnyKysely, SqlDialect } from "./dialect.js";
 export { sqlMigrations } from "./migrations.js";
 export { tableNames, type TableNames } from "./tables.js";
-export { sqliteAdapter, type OwnedSqlAdapter, type SqliteAdapterOptions } from "./sqlite.js";
+export type { OwnedSqlAdapter } from "./owned.js";
+export { sqliteAdapter, type SqliteAdapterOptions } from "./sqlite.js";
 export { postgresAdapter, type PostgresAdapterOptions } from "./postgres.js";
 export { mysqlAdapter, type MysqlAdapterOptions } from "./mysql.js";

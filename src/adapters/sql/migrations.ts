@@ -1,7 +1,8 @@
 /**
  * The schema, as Kysely migrations that `SqlAdapter#migrate()` applies through Kysely's `Migrator`
  * (a migrations table records what ran, a lock keeps two processes from running them at once, so
- * `migrate()` is idempotent). Columns are camelCase, OAuth values snake_case, as the adapter contract
+ * `migrate()` is idempotent). SQLite has no such lock, so there every statement is `IF NOT EXISTS` and
+ * `migrate()` retries once when another process won the race. Columns are camelCase, OAuth values snake_case, as the adapter contract
  * says. Foreign keys cascade; `deleteUser` also deletes the dependants itself, for SQLite connections
  * opened without `PRAGMA foreign_keys = ON`. Never edit a shipped migration: add the next one.
  */
@@ -14,15 +15,19 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
   const t = tableNames(tablePrefix);
   const type = columnTypes(dialect);
   const p = tablePrefix;
+  // MySQL has no CREATE INDEX IF NOT EXISTS; PostgreSQL and MySQL run migrations under Kysely's lock.
+  const guard = dialect === "sqlite";
 
   return {
     "0001_initial": {
       async up(db: AnyKysely): Promise<void> {
         await db.schema
           .createTable(t.users)
+          .$call((b) => (guard ? b.ifNotExists() : b))
           .addColumn("id", type.key, (c) => c.primaryKey())
           .addColumn("name", type.text)
-          .addColumn("email", type.key, (c) => c.notNull())
+          // Nullable: a user from a provider that gave no email has none (NULLs never collide).
+          .addColumn("email", type.key)
           .addColumn("emailVerified", type.timestamp)
           .addColumn("image", type.text)
           .addUniqueConstraint(`${p}users_email_key`, ["email"])
@@ -30,6 +35,7 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
 
         await db.schema
           .createTable(t.accounts)
+          .$call((b) => (guard ? b.ifNotExists() : b))
           .addColumn("userId", type.key, (c) => c.notNull())
           .addColumn("type", type.key, (c) => c.notNull())
           .addColumn("provider", type.key, (c) => c.notNull())
@@ -46,10 +52,14 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
             fk.onDelete("cascade"),
           )
           .execute();
-        await db.schema.createIndex(`${p}accounts_userId_idx`).on(t.accounts).column("userId").execute();
+        await db.schema
+          .createIndex(`${p}accounts_userId_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.accounts).column("userId").execute();
 
         await db.schema
           .createTable(t.sessions)
+          .$call((b) => (guard ? b.ifNotExists() : b))
           .addColumn("sessionToken", type.key, (c) => c.primaryKey())
           .addColumn("userId", type.key, (c) => c.notNull())
           .addColumn("expires", type.timestamp, (c) => c.notNull())
@@ -57,10 +67,14 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
             fk.onDelete("cascade"),
           )
           .execute();
-        await db.schema.createIndex(`${p}sessions_userId_idx`).on(t.sessions).column("userId").execute();
+        await db.schema
+          .createIndex(`${p}sessions_userId_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.sessions).column("userId").execute();
 
         await db.schema
           .createTable(t.verificationTokens)
+          .$call((b) => (guard ? b.ifNotExists() : b))
           .addColumn("identifier", type.key, (c) => c.notNull())
           .addColumn("token", type.key, (c) => c.notNull())
           .addColumn("expires", type.timestamp, (c) => c.notNull())
@@ -69,6 +83,7 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
 
         await db.schema
           .createTable(t.authenticators)
+          .$call((b) => (guard ? b.ifNotExists() : b))
           .addColumn("credentialID", type.key, (c) => c.primaryKey())
           .addColumn("userId", type.key, (c) => c.notNull())
           .addColumn("providerAccountId", type.key, (c) => c.notNull())
@@ -81,7 +96,10 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
             fk.onDelete("cascade"),
           )
           .execute();
-        await db.schema.createIndex(`${p}authenticators_userId_idx`).on(t.authenticators).column("userId").execute();
+        await db.schema
+          .createIndex(`${p}authenticators_userId_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.authenticators).column("userId").execute();
       },
 
       async down(db: AnyKysely): Promise<void> {

@@ -6,7 +6,7 @@ import { Kysely, MysqlDialect } from "kysely";
 import type { PoolOptions } from "mysql2";
 import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
-import type { OwnedSqlAdapter } from "./sqlite.js";
+import { importDriver, type OwnedSqlAdapter } from "./owned.js";
 
 export interface MysqlAdapterOptions {
   tablePrefix?: string;
@@ -25,7 +25,7 @@ export function mysqlAdapter(poolConfig: PoolOptions | string, options: MysqlAda
   const db: AnyKysely = new Kysely({
     dialect: new MysqlDialect({
       pool: async () => {
-        const { default: mysql } = await import("mysql2");
+        const { default: mysql } = await importDriver("mysqlAdapter", "mysql2", () => import("mysql2"));
         return mysql.createPool({ timezone: "Z", ...config });
       },
     }),

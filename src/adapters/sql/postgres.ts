@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import type { PoolConfig } from "pg";
 import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
-import type { OwnedSqlAdapter } from "./sqlite.js";
+import { importDriver, type OwnedSqlAdapter } from "./owned.js";
 
 export interface PostgresAdapterOptions {
   tablePrefix?: string;
@@ -21,7 +21,7 @@ export function postgresAdapter(poolConfig: PoolConfig | string, options: Postgr
   const db: AnyKysely = new Kysely({
     dialect: new PostgresDialect({
       pool: async () => {
-        const { default: pg } = await import("pg");
+        const { default: pg } = await importDriver("postgresAdapter", "pg", () => import("pg"));
         return new pg.Pool(config);
       },
     }),

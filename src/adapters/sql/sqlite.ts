@@ -3,14 +3,9 @@
  * default. The driver is imported on first use, so importing `appauth/adapters/sql` loads no driver.
  */
 import { Kysely, SqliteDialect } from "kysely";
-import { SqlAdapter, type SqlAdapterInstance } from "./adapter.js";
+import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
-
-/** An adapter that owns its connection: `db` for your own queries, `destroy()` to close it. */
-export interface OwnedSqlAdapter extends SqlAdapterInstance {
-  readonly db: AnyKysely;
-  destroy(): Promise<void>;
-}
+import { importDriver, type OwnedSqlAdapter } from "./owned.js";
 
 export interface SqliteAdapterOptions {
   tablePrefix?: string;
@@ -27,8 +22,8 @@ export function sqliteAdapter(fileName: string, options: SqliteAdapterOptions = 
   const db: AnyKysely = new Kysely({
     dialect: new SqliteDialect({
       database: async () => {
-        const { default: Database } = await import("better-sqlite3");
-        const connection = new Database(fileName);
+        const driver = await importDriver("sqliteAdapter", "better-sqlite3", () => import("better-sqlite3"));
+        const connection = new driver.default(fileName);
         connection.pragma("journal_mode = WAL");
         connection.pragma("foreign_keys = ON");
         connection.pragma("busy_timeout = 5000");

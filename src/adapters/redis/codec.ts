@@ -1,0 +1,61 @@
+/**
+ * Values and keys of the Redis adapter. Values are JSON in which every Date is tagged (`{"$date": iso}`)
+ * and revived on read, so Dates come back as Dates in any field, extra ones included, while a string that
+ * merely looks like a date stays a string. Key parts are escaped (`%` and `:`), so no id, email or
+ * provider can make one key look like another.
+ */
+
+const DATE_TAG = "$date";
+
+export function serialize(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string, json: unknown) {
+    // `json` went through Date#toJSON already; the holder still has the Date itself.
+    const raw = this[key];
+    return raw instanceof Date ? { [DATE_TAG]: raw.toISOString() } : json;
+  });
+}
+
+export function deserialize<T>(text: string): T {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const keys = Object.keys(value);
+      const tagged = (value as Record<string, unknown>)[DATE_TAG];
+      if (keys.length === 1 && typeof tagged === "string") return new Date(tagged);
+    }
+    return value;
+  }) as T;
+}
+
+/** Escapes one key part; the Lua scripts escape the same way (see `scripts.ts`). */
+export function part(value: string): string {
+  return value.replaceAll("%", "%25").replaceAll(":", "%3A");
+}
+
+export interface Keys {
+  user(id: string): string;
+  userByEmail(email: string): string;
+  userAccounts(userId: string): string;
+  userSessions(userId: string): string;
+  userAuthenticators(userId: string): string;
+  account(provider: string, providerAccountId: string): string;
+  session(sessionToken: string): string;
+  verification(identifier: string, token: string): string;
+  authenticator(credentialID: string): string;
+  /** The prefix of `user(id)` keys, for scripts that find a user from a stored record. */
+  userPrefix: string;
+}
+
+export function keys(prefix: string): Keys {
+  return {
+    user: (id) => `${prefix}user:${part(id)}`,
+    userByEmail: (email) => `${prefix}user:email:${part(email)}`,
+    userAccounts: (userId) => `${prefix}user:${part(userId)}:accounts`,
+    userSessions: (userId) => `${prefix}user:${part(userId)}:sessions`,
+    userAuthenticators: (userId) => `${prefix}user:${part(userId)}:authenticators`,
+    account: (provider, providerAccountId) => `${prefix}account:${part(provider)}:${part(providerAccountId)}`,
+    session: (sessionToken) => `${prefix}session:${part(sessionToken)}`,
+    verification: (identifier, token) => `${prefix}verification:${part(identifier)}:${part(token)}`,
+    authenticator: (credentialID) => `${prefix}authenticator:${part(credentialID)}`,
+    userPrefix: `${prefix}user:`,
+  };
+}

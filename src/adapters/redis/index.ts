@@ -1,0 +1,310 @@
+/**
+ * `appauth/adapters/redis`: the adapter contract on Redis through ioredis, for deployments with many
+ * app instances. Records are JSON (Dates tagged and revived, see codec.ts) under readable keys:
+ *
+ *   user:<id>, user:email:<email> → id, user:<id>:accounts | :sessions | :authenticators (sets),
+ *   account:<provider>:<providerAccountId>, session:<token>, verification:<identifier>:<token>,
+ *   authenticator:<credentialID>
+ *
+ * Sessions and verification tokens expire with their records (PX). Writes with preconditions run as
+ * Lua scripts, so they are atomic; a verification token is consumed with GETDEL (Redis >= 6.2), so two
+ * concurrent uses cannot both succeed; a session is read with its user in one round trip. The scripts
+ * compute the user key of a session on the server, so they expect one Redis, not a Redis Cluster.
+ * ioredis is this module's optional peer dependency; only its types are imported.
+ */
+import type { Redis } from "ioredis";
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../../types.js";
+import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
+import { deserialize, keys, serialize } from "./codec.js";
+import { runScript, scripts } from "./scripts.js";
+
+export interface RedisAdapterOptions {
+  /** Prepended to every key, e.g. `"appauth:"`. Default: none. */
+  prefix?: string;
+}
+
+/** The Redis adapter: the whole contract and `createUserAndLinkAccount`. */
+export type RedisAdapterInstance = Required<ExtendedAdapter>;
+
+interface Write {
+  absent?: string[];
+  present?: string[];
+  set?: [key: string, value: string, ttlMs?: number][];
+  sadd?: [key: string, member: string][];
+}
+
+/** Milliseconds until `expires`, or null when it has passed (nothing to store then). */
+function ttl(expires: Date): number | null {
+  const ms = expires.getTime() - Date.now();
+  return ms > 0 ? Math.ceil(ms) : null;
+}
+
+/** Maps a script's `EXISTS`/`MISSING` reply to an error that says which record was in the way. */
+function explain(what: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith("EXISTS ")) return new Error(`${what}: ${message.slice(7)} already exists`, { cause: error });
+  if (message.startsWith("MISSING ")) return new Error(`${what}: ${message.slice(8)} does not exist`, { cause: error });
+  return error instanceof Error ? error : new Error(message);
+}
+
+/** A copy without `undefined` values (what JSON would store), sharing nothing with the caller's object. */
+function strip<T extends object>(value: T): T {
+  return structuredClone(Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))) as T;
+}
+
+/**
+ * Creates the adapter on an ioredis client (which it does not close).
+ *
+ * @example
+ * ```ts
+ * import Redis from "ioredis";
+ * const adapter = RedisAdapter(new Redis(process.env.REDIS_URL), { prefix: "appauth:" });
+ * ```
+ */
+export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): RedisAdapterInstance {
+  if (!client || typeof client.getdel !== "function") {
+    throw new TypeError("RedisAdapter: client must be an ioredis client");
+  }
+  const prefix = options.prefix ?? "";
+  if (typeof prefix !== "string") throw new TypeError("RedisAdapter: options.prefix must be a string");
+  const k = keys(prefix);
+
+  async function write(what: string, { absent = [], present = [], set = [], sadd = [] }: Write): Promise<void> {
+    const args: (string | number)[] = [absent.length, present.length, set.length, sadd.length];
+    for (const [, value, ms] of set) args.push(value, ms ?? "");
+    for (const [, member] of sadd) args.push(member);
+    const keyList = [...absent, ...present, ...set.map(([key]) => key), ...sadd.map(([key]) => key)];
+    try {
+      await runScript(client, scripts.guardedWrite, keyList, args);
+    } catch (error) {
+      throw explain(what, error);
+    }
+  }
+
+  async function read<T>(key: string): Promise<T | null> {
+    const text = await client.get(key);
+    return text === null ? null : deserialize<T>(text);
+  }
+
+  function userWrite(user: AdapterUser): { user: AdapterUser; write: Write } {
+    const stored = strip({ ...user, id: user.id || newId() });
+    return {
+      user: stored,
+      write: {
+        // A user without an email ("") has no email index: any number of them can exist.
+        absent: [k.user(stored.id), ...(stored.email ? [k.userByEmail(stored.email)] : [])],
+        set: [
+          [k.user(stored.id), serialize(stored)],
+          ...(stored.email ? [[k.userByEmail(stored.email), stored.id] as [string, string]] : []),
+        ],
+      },
+    };
+  }
+
+  function accountWrite(account: AdapterAccount): Write {
+    const key = k.account(account.provider, account.providerAccountId);
+    return {
+      absent: [key],
+      present: [k.user(account.userId)],
+      set: [[key, serialize(strip(account))]],
+      sadd: [[k.userAccounts(account.userId), key]],
+    };
+  }
+
+  return {
+    async createUser(input) {
+      const { user, write: plan } = userWrite(input);
+      await write("createUser", plan);
+      return user;
+    },
+
+    async getUser(id) {
+      return read<AdapterUser>(k.user(id));
+    },
+
+    async getUserByEmail(email) {
+      if (!email) return null;
+      const id = await client.get(k.userByEmail(email));
+      return id === null ? null : read<AdapterUser>(k.user(id));
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const account = await read<AdapterAccount>(k.account(provider, providerAccountId));
+      return account ? read<AdapterUser>(k.user(account.userId)) : null;
+    },
+
+    async updateUser(patch) {
+      const current = await read<AdapterUser>(k.user(patch.id));
+      if (!current) throw new Error(`updateUser: no user with id ${JSON.stringify(patch.id)}`);
+      const next = { ...current, ...strip(patch), id: current.id };
+      try {
+        await runScript(
+          client,
+          scripts.updateUser,
+          [k.user(next.id), ...[current.email, next.email].filter(Boolean).map((email) => k.userByEmail(email))],
+          [serialize(next), next.id, current.email ? "1" : "0", next.email ? "1" : "0"],
+        );
+      } catch (error) {
+        throw explain("updateUser", error);
+      }
+      return next;
+    },
+
+    async deleteUser(userId) {
+      const [user, accounts, sessions, authenticators] = await client
+        .multi()
+        .get(k.user(userId))
+        .smembers(k.userAccounts(userId))
+        .smembers(k.userSessions(userId))
+        .smembers(k.userAuthenticators(userId))
+        .exec()
+        .then((replies) => (replies ?? []).map(([error, value]) => {
+          if (error) throw error;
+          return value;
+        }));
+      if (typeof user !== "string") return null;
+      const stored = deserialize<AdapterUser>(user);
+      // The sets hold account keys, session tokens and credential IDs.
+      const owned = [
+        ...(accounts as string[]),
+        ...(sessions as string[]).map((token) => k.session(token)),
+        ...(authenticators as string[]).map((id) => k.authenticator(id)),
+      ];
+      await client.del(
+        k.user(userId),
+        ...(stored.email ? [k.userByEmail(stored.email)] : []),
+        k.userAccounts(userId),
+        k.userSessions(userId),
+        k.userAuthenticators(userId),
+        ...owned,
+      );
+      return stored;
+    },
+
+    async linkAccount(account) {
+      const stored = strip(account);
+      await write("linkAccount", accountWrite(stored));
+      return stored;
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const key = k.account(provider, providerAccountId);
+      const text = await client.getdel(key);
+      if (text === null) return undefined;
+      const account = deserialize<AdapterAccount>(text);
+      await client.srem(k.userAccounts(account.userId), key);
+      return account;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      return read<AdapterAccount>(k.account(provider, providerAccountId));
+    },
+
+    async createUserAndLinkAccount(input, account: NewUserAccount) {
+      const { user, write: plan } = userWrite(input);
+      const linked = accountWrite({ ...account, userId: user.id } as AdapterAccount);
+      // One script checks both and writes both: the user exists only if the account could be linked.
+      await write("createUserAndLinkAccount", {
+        absent: [...(plan.absent ?? []), ...(linked.absent ?? [])],
+        set: [...(plan.set ?? []), ...(linked.set ?? [])],
+        sadd: linked.sadd,
+      });
+      return user;
+    },
+
+    async createSession(session) {
+      const ms = ttl(session.expires);
+      if (ms === null) return strip(session); // already expired: a session nobody can read
+      const key = k.session(session.sessionToken);
+      await write("createSession", {
+        absent: [key],
+        present: [k.user(session.userId)],
+        set: [[key, serialize(session), ms]],
+        sadd: [[k.userSessions(session.userId), session.sessionToken]],
+      });
+      return strip(session);
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const reply = await runScript(client, scripts.sessionAndUser, [k.session(sessionToken)], [k.userPrefix]);
+      if (!Array.isArray(reply)) return null;
+      const [session, user] = reply as [string, string];
+      return { session: deserialize<AdapterSession>(session), user: deserialize<AdapterUser>(user) };
+    },
+
+    async updateSession(patch) {
+      const key = k.session(patch.sessionToken);
+      const current = await read<AdapterSession>(key);
+      if (!current) return null;
+      const next = { ...current, ...strip(patch) };
+      const ms = ttl(next.expires);
+      if (ms === null) {
+        await client.del(key);
+        return next;
+      }
+      // XX: a session deleted meanwhile stays deleted.
+      const written = await client.set(key, serialize(next), "PX", ms, "XX");
+      return written === null ? null : next;
+    },
+
+    async deleteSession(sessionToken) {
+      const text = await client.getdel(k.session(sessionToken));
+      if (text === null) return null;
+      const session = deserialize<AdapterSession>(text);
+      await client.srem(k.userSessions(session.userId), sessionToken);
+      return session;
+    },
+
+    async createVerificationToken(token) {
+      const ms = ttl(token.expires);
+      if (ms === null) return strip(token);
+      const written = await client.set(k.verification(token.identifier, token.token), serialize(token), "PX", ms, "NX");
+      if (written === null) throw new Error("createVerificationToken: this token exists");
+      return strip(token);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      const text = await client.getdel(k.verification(identifier, token));
+      return text === null ? null : deserialize<VerificationToken>(text);
+    },
+
+    async createAuthenticator(authenticator) {
+      const stored: AdapterAuthenticator = strip({ ...authenticator, transports: authenticator.transports ?? null });
+      const key = k.authenticator(stored.credentialID);
+      await write("createAuthenticator", {
+        absent: [key],
+        present: [k.user(stored.userId)],
+        set: [[key, serialize(stored)]],
+        sadd: [[k.userAuthenticators(stored.userId), stored.credentialID]],
+      });
+      return stored;
+    },
+
+    async getAuthenticator(credentialID) {
+      return read<AdapterAuthenticator>(k.authenticator(credentialID));
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const ids = await client.smembers(k.userAuthenticators(userId));
+      if (ids.length === 0) return [];
+      const texts = await client.mget(ids.map((id) => k.authenticator(id)));
+      return texts.filter((text): text is string => text !== null).map((text) => deserialize(text));
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const key = k.authenticator(credentialID);
+      const current = await read<AdapterAuthenticator>(key);
+      if (!current) throw new Error(`updateAuthenticatorCounter: no authenticator ${JSON.stringify(credentialID)}`);
+      const next = { ...current, counter: newCounter };
+      const written = await client.set(key, serialize(next), "XX");
+      if (written === null) throw new Error(`updateAuthenticatorCounter: authenticator ${JSON.stringify(credentialID)} was deleted`);
+      return next;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * What the SQL adapter promises beyond the contract, checked on each dialect: idempotent migrations,
+ * one query per session read, an atomic verification-token use under real concurrency, cascading
+ * foreign keys, millisecond dates and table prefixes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SqlAdapter, tableNames, type AnyKysely } from "../../../src/adapters/sql/index.js";
+import {
+  sampleAccount,
+  sampleSession,
+  sampleToken,
+  sampleUser,
+} from "../../../src/adapters/test/index.js";
+import type { ScratchDatabase, SqlTarget } from "./servers.js";
+
+export function describeSqlAdapter(name: string, target: SqlTarget, skip: string | undefined): void {
+  (skip === undefined ? describe : describe.skip)(`${name}: SQL specifics`, () => {
+    let scratch: ScratchDatabase;
+    let db: AnyKysely;
+
+    beforeAll(async () => {
+      scratch = await target();
+      db = scratch.kysely();
+      await SqlAdapter(db).migrate();
+    });
+    afterAll(async () => {
+      await scratch?.drop();
+    });
+
+    it("applies its migrations once, however often migrate() runs", async () => {
+      const adapter = SqlAdapter(db);
+      await adapter.migrate();
+      await adapter.migrate();
+      const applied = await db.selectFrom(tableNames().migrations).select("name").execute();
+      expect(applied.map((row) => row.name)).toEqual(["0001_initial"]);
+      await expect(adapter.createUser(sampleUser())).resolves.toBeTruthy();
+    });
+
+    it("survives two processes migrating the same fresh schema at once", async () => {
+      const [a, b] = [scratch.kysely(), scratch.kysely()];
+      await Promise.all([
+        SqlAdapter(a, { tablePrefix: "race_" }).migrate(),
+        SqlAdapter(b, { tablePrefix: "race_" }).migrate(),
+      ]);
+      const applied = await db.selectFrom(tableNames("race_").migrations).select("name").execute();
+      expect(applied).toHaveLength(1);
+    });
+
+    it("reads a session together with its user in exactly one query", async () => {
+      const queries: string[] = [];
+      const counted = scratch.kysely((event) => queries.push(event.query.sql));
+      const adapter = SqlAdapter(counted);
+      const user = await adapter.createUser(sampleUser());
+      const session = await adapter.createSession(sampleSession(user.id));
+
+      queries.length = 0;
+      const found = await adapter.getSessionAndUser(session.sessionToken);
+      expect(found?.user.id).toBe(user.id);
+      expect(queries).toHaveLength(1);
+
+      queries.length = 0;
+      expect(await adapter.getSessionAndUser("st-unknown")).toBeNull();
+      expect(queries).toHaveLength(1);
+    });
+
+    it("lets exactly one of 20 concurrent uses of a verification token win, across connections", async () => {
+      const adapters = [SqlAdapter(scratch.kysely()), SqlAdapter(scratch.kysely())];
+      for (let round = 0; round < 5; round++) {
+        const token = sampleToken();
+        await adapters[0]!.createVerificationToken(token);
+        const attempts = Array.from({ length: 20 }, (_, i) =>
+          adapters[i % 2]!.useVerificationToken({ identifier: token.identifier, token: token.token }),
+        );
+        const winners = (await Promise.all(attempts)).filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        expect(winners[0]).toMatchObject({ identifier: token.identifier, token: token.token });
+      }
+    });
+
+    it("keeps dates to the millisecond", async () => {
+      const adapter = SqlAdapter(db);
+      const expires = new Date(Date.UTC(2031, 0, 2, 3, 4, 5, 678));
+      const user = await adapter.createUser(sampleUser({ emailVerified: expires }));
+      const session = await adapter.createSession(sampleSession(user.id, { expires }));
+      const found = await adapter.getSessionAndUser(session.sessionToken);
+      expect(found?.session.expires.toISOString()).toBe("2031-01-02T03:04:05.678Z");
+      expect(found?.user.emailVerified?.toISOString()).toBe("2031-01-02T03:04:05.678Z");
+    });
+
+    it("stores expires_at past 2038 as a number", async () => {
+      const adapter = SqlAdapter(db);
+      const user = await adapter.createUser(sampleUser());
+      const account = sampleAccount(user.id, { expires_at: 4_102_444_800 });
+      await adapter.linkAccount(account);
+      expect((await adapter.getAccount(account.providerAccountId, account.provider))?.expires_at).toBe(4_102_444_800);
+    });
+
+    it("cascades a deleted user row to accounts and sessions through the foreign keys", async () => {
+      const adapter = SqlAdapter(db);
+      const user = await adapter.createUser(sampleUser());
+      const account = sampleAccount(user.id);
+      await adapter.linkAccount(account);
+      const session = await adapter.createSession(sampleSession(user.id));
+      await db.deleteFrom(tableNames().users).where("id", "=", user.id).execute();
+      expect(await adapter.getAccount(account.providerAccountId, account.provider)).toBeNull();
+      expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull();
+    });
+
+    it("refuses an account for a user that does not exist", async () => {
+      const adapter = SqlAdapter(db);
+      await expect(adapter.linkAccount(sampleAccount(globalThis.crypto.randomUUID()))).rejects.toThrow();
+    });
+
+    it("keeps tables behind different prefixes apart", async () => {
+      const plain = SqlAdapter(db);
+      const prefixed = SqlAdapter(db, { tablePrefix: "tenant_" });
+      await prefixed.migrate();
+      const user = sampleUser();
+      await plain.createUser(user);
+      expect(await prefixed.getUser(user.id)).toBeNull();
+      await expect(prefixed.createUser(user)).resolves.toMatchObject({ id: user.id });
+    });
+  });
+}
