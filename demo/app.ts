@@ -9,7 +9,10 @@ import type { AddressInfo } from "node:net";
 import { Auth, type AuthConfig, type LoggerInstance, type Session } from "../src/index.js";
 import Credentials from "../src/providers/credentials.js";
 import type { OIDCConfig } from "../src/providers/oauth-types.js";
-import { startDemoProvider, type DemoProvider } from "./op/index.js";
+import { sqliteAdapter } from "../src/adapters/sql/sqlite.js";
+import type { Adapter } from "../src/types.js";
+import { startDemoProvider, DEFAULT_DATA_DIR, type DemoProvider } from "./op/index.js";
+import { join } from "node:path";
 import { toNodeListener, type FetchHandler } from "./node-http.js";
 import { homePage, notFoundPage, PAGE_HEADERS, protectedPage, type DemoLinks } from "./pages.js";
 import { resolveDemoSecret, type SecretSource } from "./secret.js";
@@ -57,8 +60,11 @@ export function demoAuthConfig(options: {
   secret: string | undefined;
   logger?: Partial<LoggerInstance>;
   identityProvider?: OIDCConfig;
+  /** Where users, accounts and sessions live; without one, sessions are JWTs and nothing is stored. */
+  adapter?: Adapter;
 }): AuthConfig {
   return {
+    ...(options.adapter ? { adapter: options.adapter } : {}),
     basePath: BASE_PATH,
     trustHost: true,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
@@ -143,7 +149,7 @@ export interface StartDemoOptions {
   secretFile?: string;
   /** The library's logger; default: its console logger. */
   logger?: Partial<LoggerInstance>;
-  /** Where the bundled OpenID Provider keeps its keys; default `demo/.data`. */
+  /** Where the bundled OpenID Provider keeps its keys and the app its SQLite database; default `demo/.data`. */
   dataDir?: string;
 }
 
@@ -188,8 +194,17 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     redirectUris: [`${url}${BASE_PATH}/callback/${DEMO_IDP_ID}`],
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
+  // The embedded default: users, accounts and sessions in an SQLite file created on first run.
+  const store = sqliteAdapter(join(options.dataDir ?? DEFAULT_DATA_DIR, "appauth.sqlite"));
+  await store.migrate();
+  // The credentials user must exist in the store for its database sessions to join to.
+  const demoUser = DEMO_USER.profile;
+  if (!(await store.getUser!(demoUser.id))) {
+    await store.createUser!({ ...demoUser, image: null, emailVerified: null });
+  }
   const config = demoAuthConfig({
     secret,
+    adapter: store,
     identityProvider: demoIdentityProvider(op),
     ...(options.logger ? { logger: options.logger } : {}),
   });
@@ -208,7 +223,7 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
           setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         }),
         op.close(),
-      ]).then(() => undefined);
+      ]).then(() => store.destroy());
       return closing;
     },
   };

@@ -31,6 +31,8 @@ export interface CredentialsSignInContext extends CredentialsSignInInput {
   cookies: SetCookie[];
   redirectTo?: string;
   failure?: FlowFailure;
+  /** What the completion reported, announced on entry to `signedIn`. */
+  events: CompletionEvent[];
 }
 
 export type CredentialsSignInOutput =
@@ -63,14 +65,15 @@ export const credentialsSignInMachine = setup({
     })),
     rememberCompletion: assign((_, done: SignInCompletionOutput) =>
       done.outcome === "signedIn"
-        ? { cookies: done.cookies }
+        ? { cookies: done.cookies, events: done.events }
         : done.outcome === "diverted"
           ? { redirectTo: done.redirectTo }
           : { failure: done.failure },
     ),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    announce: enqueueActions(({ enqueue }, events: CompletionEvent[]) => {
-      for (const event of events) enqueue.emit(event);
+    // Events go out only once the sign-in has really succeeded (its redirect resolved too).
+    announce: enqueueActions(({ enqueue, context }) => {
+      for (const event of context.events) enqueue.emit(event);
     }),
   },
   guards: {
@@ -80,7 +83,7 @@ export const credentialsSignInMachine = setup({
   },
 }).createMachine({
   id: "credentialsSignIn",
-  context: ({ input }) => ({ ...input, cookies: [] }),
+  context: ({ input }) => ({ ...input, cookies: [], events: [] }),
   initial: "authorizing",
   states: {
     authorizing: {
@@ -117,10 +120,7 @@ export const credentialsSignInMachine = setup({
           {
             guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
             target: "resolvingRedirect",
-            actions: [
-              { type: "rememberCompletion", params: ({ event }) => event.output },
-              { type: "announce", params: ({ event }) => event.output.events },
-            ],
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
           {
             guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
@@ -142,6 +142,7 @@ export const credentialsSignInMachine = setup({
     },
     signedIn: {
       type: "final",
+      entry: "announce",
       output: ({ context }) => ({ outcome: "signedIn", redirectTo: context.redirectTo!, cookies: context.cookies }),
     },
     diverted: {

@@ -57,6 +57,8 @@ export interface OAuthContext extends OAuthInput {
   sessionCookies: SetCookie[];
   redirectTo?: string;
   failure?: FlowFailure;
+  /** What the completion reported, announced on entry to `signedIn`. */
+  events: CompletionEvent[];
 }
 
 export type OAuthOutput =
@@ -121,14 +123,15 @@ export const oauthMachine = setup({
     rememberUser: assign((_, mapped: Mapped) => mapped),
     rememberCompletion: assign((_, done: SignInCompletionOutput) =>
       done.outcome === "signedIn"
-        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser }
+        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser, events: done.events }
         : done.outcome === "diverted"
           ? { redirectTo: done.redirectTo }
           : { failure: done.failure },
     ),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    announce: enqueueActions(({ enqueue }, events: CompletionEvent[]) => {
-      for (const event of events) enqueue.emit(event);
+    // Events go out only once the sign-in has really succeeded (its redirect resolved too).
+    announce: enqueueActions(({ enqueue, context }) => {
+      for (const event of context.events) enqueue.emit(event);
     }),
   },
   guards: {
@@ -143,6 +146,7 @@ export const oauthMachine = setup({
     emailVerified: false,
     isNewUser: false,
     sessionCookies: [],
+    events: [],
   }),
   initial: "discovering",
   states: {
@@ -252,10 +256,7 @@ export const oauthMachine = setup({
           {
             guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
             target: "resolvingRedirect",
-            actions: [
-              { type: "rememberCompletion", params: ({ event }) => event.output },
-              { type: "announce", params: ({ event }) => event.output.events },
-            ],
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
           {
             guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
@@ -277,6 +278,7 @@ export const oauthMachine = setup({
     },
     signedIn: {
       type: "final",
+      entry: "announce",
       output: ({ context }) => ({
         outcome: "signedIn",
         redirectTo: context.redirectTo!,

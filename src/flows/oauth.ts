@@ -409,6 +409,7 @@ export async function handleOAuthCallback(
     emailVerified: false,
     isNewUser: false,
     sessionCookies: [],
+    events: [],
   };
   const result = await runMachine(rt, machine, undefined, {
     resume: { value: "awaitingCallback", context, event: { type: "callback.received", params, req: ctx } as never },

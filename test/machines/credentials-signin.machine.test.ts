@@ -1,39 +1,57 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { credentialsSignInMachine, type CredentialsSignInInput } from "../../machines/index.js";
+import { credentialsSignInMachine, signInCompletionMachine, type CredentialsSignInInput } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { AccessDenied, CredentialsSignin } from "../../src/errors.js";
-import type { User } from "../../src/types.js";
+import type { AdapterUser, User } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
 const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
+const adaAccount = { provider: "password", providerAccountId: "user-1", type: "credentials" };
 const cookies: SetCookie[] = [{ name: "appauth.session-token", value: "sealed", options: { httpOnly: true, path: "/" } }];
 const input: CredentialsSignInInput = {
   providerId: "password",
   credentials: { username: "ada", password: "correct horse" },
   callbackUrl: "https://evil.example/phish",
+  hasAdapter: false,
   req: requestContext("callback"),
 };
 
-/** Fakes that sign Ada in; each test overrides the effect it is about. */
+/**
+ * Fakes that sign Ada in through the real sign-in completion; each test overrides the effect it is
+ * about. The completion's account effects must never run for credentials: their fakes say so.
+ */
 function fakes(overrides: {
   authorize?: () => Promise<User | null>;
-  signInCallback?: () => Promise<boolean | string>;
-  issueSession?: () => Promise<SetCookie[]>;
+  signInCallback?: (input: unknown) => Promise<boolean | string>;
+  issueSession?: (input: unknown) => Promise<SetCookie[]>;
+  resolveRedirect?: (input: unknown) => Promise<string>;
 } = {}) {
   const effects = {
     authorize: vi.fn(overrides.authorize ?? (async () => ada)),
-    signInCallback: vi.fn(overrides.signInCallback ?? (async () => true)),
-    issueSession: vi.fn(overrides.issueSession ?? (async () => cookies)),
-    resolveRedirect: vi.fn(async (_: { url: string }) => "https://app.example/"),
+    signInCallback: vi.fn(overrides.signInCallback ?? (async (_: unknown) => true)),
+    issueSession: vi.fn(overrides.issueSession ?? (async (_: unknown) => cookies)),
+    resolveRedirect: vi.fn(overrides.resolveRedirect ?? (async (_: unknown) => "https://app.example/")),
+    accountEffect: vi.fn(async (): Promise<never> => {
+      throw new Error("A credentials sign-in looked up, linked or created an account.");
+    }),
   };
+  const completeSignIn = signInCompletionMachine.provide({
+    actors: {
+      signInCallback: fromPromise(({ input: given }) => effects.signInCallback(given)),
+      issueSession: fromPromise(({ input: given }) => effects.issueSession(given)),
+      findUserByAccount: fromPromise(async (): Promise<AdapterUser | null> => effects.accountEffect()),
+      findUserByEmail: fromPromise(async (): Promise<AdapterUser | null> => effects.accountEffect()),
+      linkAccount: fromPromise(async (): Promise<AdapterUser> => effects.accountEffect()),
+      createUserWithAccount: fromPromise(async (): Promise<AdapterUser> => effects.accountEffect()),
+    },
+  });
   const machine = credentialsSignInMachine.provide({
     actors: {
       authorize: fromPromise(() => effects.authorize()),
-      signInCallback: fromPromise(() => effects.signInCallback()),
-      issueSession: fromPromise(() => effects.issueSession()),
-      resolveRedirect: fromPromise(({ input }) => effects.resolveRedirect(input)),
+      completeSignIn,
+      resolveRedirect: fromPromise(({ input: given }) => effects.resolveRedirect(given)),
     },
   });
   return { effects, machine };
@@ -74,19 +92,33 @@ describe("credentials sign-in machine", () => {
     expect(seen).toEqual([{ providerId: "password", credentials: input.credentials, req: input.req }]);
   });
 
+  it("the signIn callback judges the user authorize returned, with an account whose id is the user's id, and the fields", async () => {
+    const { machine, effects } = fakes();
+    await runToEnd(machine, input);
+    expect(effects.signInCallback).toHaveBeenCalledWith({ user: ada, account: adaAccount, credentials: input.credentials });
+  });
+
+  it("with an adapter, a credentials sign-in still looks up, links and creates no account", async () => {
+    const { machine, effects } = fakes();
+    const { value } = await runToEnd(machine, { ...input, hasAdapter: true });
+    expect(value).toBe("signedIn");
+    expect(effects.accountEffect).not.toHaveBeenCalled();
+  });
+
   it("a signIn callback that returns false is refused as AccessDenied and issues no session", async () => {
     const { machine, effects } = fakes({ signInCallback: async () => false });
     const { value, output, emitted } = await runToEnd(machine, input);
-    expect(value).toBe("denied");
+    expect(value).toBe("refused");
     expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "AccessDenied" } });
     expect(effects.issueSession).not.toHaveBeenCalled();
+    expect(effects.resolveRedirect).not.toHaveBeenCalled();
     expect(emitted).toEqual([]);
   });
 
   it("a signIn callback that returns an empty string refuses like false, not a redirect to nowhere", async () => {
     const { machine, effects } = fakes({ signInCallback: async () => "" });
     const { value, output } = await runToEnd(machine, input);
-    expect(value).toBe("denied");
+    expect(value).toBe("refused");
     expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "AccessDenied" } });
     expect(effects.issueSession).not.toHaveBeenCalled();
   });
@@ -111,20 +143,34 @@ describe("credentials sign-in machine", () => {
     const { value, output, emitted } = await runToEnd(machine, input);
     expect(value).toBe("signedIn");
     expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/", cookies });
+    expect(effects.issueSession).toHaveBeenCalledWith({ user: ada, account: adaAccount, isNewUser: false, req: input.req });
     // The requested callback URL is judged by resolveRedirect, never used as is.
     expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: "https://evil.example/phish", req: input.req });
-    expect(emitted).toEqual([
-      { type: "signIn", user: ada, account: { provider: "password", providerAccountId: "user-1", type: "credentials" } },
-    ]);
+    expect(emitted).toEqual([{ type: "signIn", user: ada, account: adaAccount, isNewUser: false }]);
   });
 
   it("a session that cannot be issued refuses the sign-in, with no cookies and no signIn event", async () => {
     const broken = new Error("no secret");
-    const { machine } = fakes({ issueSession: () => Promise.reject(broken) });
+    const { machine, effects } = fakes({ issueSession: () => Promise.reject(broken) });
     const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("refused");
+    expect(output).toEqual({ outcome: "refused", failure: { error: broken } });
+    expect(effects.resolveRedirect).not.toHaveBeenCalled();
+    expect(emitted).toEqual([]);
+  });
+
+  it("a redirect that cannot be resolved refuses the sign-in with its error, and sets no cookies", async () => {
+    const broken = new Error("the redirect callback threw");
+    const { machine } = fakes({ resolveRedirect: () => Promise.reject(broken) });
+    const { value, output } = await runToEnd(machine, input);
     expect(value).toBe("failed");
     expect(output).toEqual({ outcome: "refused", failure: { error: broken } });
-    expect(emitted).toEqual([]);
+  });
+
+  // Events go out only on entry to signedIn: a redirect that fails after the completion announces nothing.
+  it("a redirect that cannot be resolved announces no signIn", async () => {
+    const { machine } = fakes({ resolveRedirect: () => Promise.reject(new Error("the redirect callback threw")) });
+    expect((await runToEnd(machine, input)).emitted).toEqual([]);
   });
 
   it("an effect left unprovided refuses the sign-in, naming the effect", async () => {

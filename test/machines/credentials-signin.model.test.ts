@@ -3,9 +3,11 @@ import {
   credentialsSignInMachine as machine,
   type CredentialsSignInInput,
   type FlowFailure,
+  type SignInCompletionInput,
+  type SignInCompletionOutput,
 } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
-import { AccessDenied, CredentialsSignin } from "../../src/errors.js";
+import { CredentialsSignin } from "../../src/errors.js";
 import type { User } from "../../src/types.js";
 import {
   effectNames,
@@ -22,15 +24,18 @@ import {
 import { requestContext } from "./fixtures.js";
 
 const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
+const adaAccount = { provider: "password", providerAccountId: "user-1", type: "credentials" };
 const sessionCookies: SetCookie[] = [
   { name: "__Secure-appauth.session-token", value: "sealed", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
 ];
 const wrongPassword = new CredentialsSignin();
 const databaseDown = new Error("authorize: the database is unreachable");
-const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
-const encodeFailed = new Error("issueSession: the secret is missing");
+const vetoed: FlowFailure = { error: undefined, as: "AccessDenied" };
+const sessionNotIssued: FlowFailure = { error: new Error("issueSession: the secret is missing") };
+const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 
+// The completion is a child machine: the parent only sees how it ends, so its endings are the outcomes.
 const outcomes = {
   authorize: [
     returns("returns a user", () => ada),
@@ -38,29 +43,39 @@ const outcomes = {
     throws("throws CredentialsSignin", wrongPassword),
     throws("throws an Error", databaseDown),
   ],
-  signInCallback: [
-    returns("returns true", () => true),
-    returns("returns false", () => false),
-    returns("returns a URL", () => "/onboarding"),
-    throws("throws", callbackVeto),
+  completeSignIn: [
+    returns("signs in", (input: SignInCompletionInput): SignInCompletionOutput => ({
+      outcome: "signedIn",
+      user: input.user,
+      isNewUser: false,
+      cookies: sessionCookies,
+      events: [{ type: "signIn", user: input.user, account: input.account, isNewUser: false }],
+    })),
+    returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
+    returns("refuses (signIn callback)", (): SignInCompletionOutput => ({ outcome: "refused", failure: vetoed, events: [] })),
+    returns("refuses (no session)", (): SignInCompletionOutput => ({ outcome: "refused", failure: sessionNotIssued, events: [] })),
+    throws("throws", completionCrashed),
   ],
-  issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", encodeFailed)],
   resolveRedirect: [returns("returns a URL", () => "https://app.example/dashboard"), throws("throws", redirectFailed)],
 };
 
-const input: CredentialsSignInInput = {
+const form: CredentialsSignInInput = {
   providerId: "password",
   credentials: { username: "ada", password: "correct horse" },
   callbackUrl: "/dashboard",
+  hasAdapter: false,
   req: requestContext("callback"),
 };
+const inputs: Record<string, CredentialsSignInInput> = {
+  "a submitted form, no adapter": form,
+  "a submitted form, with an adapter": { ...form, hasAdapter: true },
+};
 
-const paths = effectPaths(machine, { "a submitted form": input }, outcomes);
+const paths = effectPaths(machine, inputs, outcomes);
 
 const outcomeOfFinalState: Record<string, string> = {
   signedIn: "signedIn",
   diverted: "diverted",
-  denied: "refused",
   refused: "refused",
   failed: "refused",
 };
@@ -68,11 +83,23 @@ const outcomeOfFinalState: Record<string, string> = {
 /** The failure a refusal reports, read from the outcome that ended the path. */
 function expectedFailure(path: EffectPath<typeof machine>): FlowFailure {
   const last = path.steps.at(-1)!;
-  if ("error" in last.ending) {
-    return last.effect === "signInCallback" ? { error: last.ending.error, as: "AccessDenied" } : { error: last.ending.error };
-  }
+  if ("error" in last.ending) return { error: last.ending.error };
   if (last.effect === "authorize") return { error: undefined, as: "CredentialsSignin" };
-  return { error: undefined, as: "AccessDenied" };
+  // The completion's own refusal, as it reported it.
+  return (last.ending.output as { failure: FlowFailure }).failure;
+}
+
+/**
+ * Paths where the redirect fails after a completed sign-in: the events must stay unannounced
+ * (they go out only on entry to signedIn; this was once a defect).
+ */
+const announcedBeforeRedirect = (path: EffectPath<typeof machine>) =>
+  path.steps.some((s) => s.effect === "resolveRedirect" && "error" in s.ending);
+
+async function expectSignInAnnouncedOnlyWhenSignedIn(path: EffectPath<typeof machine>) {
+  const played = await playBack(machine, path);
+  const signIns = played.emitted.filter((event) => event.type === "signIn");
+  expect(signIns).toEqual(played.value === "signedIn" ? [{ type: "signIn", user: ada, account: adaAccount, isNewUser: false }] : []);
 }
 
 describe("credentials sign-in: paths generated from the machine", () => {
@@ -104,10 +131,21 @@ describe("credentials sign-in: paths generated from the machine", () => {
       const { output } = played;
       const finalState = String(played.value);
       expect(output.outcome).toBe(outcomeOfFinalState[finalState]);
-      // Only a completed sign-in carries cookies, and only after the signIn callback said yes.
+      // The completion is handed a credentials sign-in: a synthetic account, never linked by email.
+      const completion = played.invoked.find((call) => call.effect === "completeSignIn");
+      if (completion) {
+        expect(completion.input).toEqual({
+          provider: { id: "password", type: "credentials", allowDangerousEmailAccountLinking: false },
+          user: ada,
+          account: adaAccount,
+          emailVerified: false,
+          credentials: path.input.credentials,
+          hasAdapter: path.input.hasAdapter,
+          req: path.input.req,
+        });
+      }
+      // Only a completed sign-in carries cookies, and only the ones the completion issued.
       expect("cookies" in output).toBe(finalState === "signedIn");
-      const allowed = path.steps.some((s) => s.effect === "signInCallback" && "output" in s.ending && s.ending.output === true);
-      expect(played.invoked.some((call) => call.effect === "issueSession")).toBe(allowed);
       if (output.outcome === "signedIn") {
         expect(output.cookies).toBe(sessionCookies);
         expect(output.redirectTo).toBe("https://app.example/dashboard");
@@ -115,12 +153,13 @@ describe("credentials sign-in: paths generated from the machine", () => {
       if (output.outcome === "diverted") expect(output.redirectTo).toBe("/onboarding");
       if (output.outcome === "refused") expect(output.failure).toEqual(expectedFailure(path));
 
-      const signIns = played.emitted.filter((event) => event.type === "signIn");
-      expect(signIns).toEqual(
-        finalState === "signedIn"
-          ? [{ type: "signIn", user: ada, account: { provider: "password", providerAccountId: "user-1", type: "credentials" } }]
-          : [],
-      );
+      if (!announcedBeforeRedirect(path)) await expectSignInAnnouncedOnlyWhenSignedIn(path);
     });
+
+    if (announcedBeforeRedirect(path)) {
+      it(`${path.name}: announces no signIn`, () =>
+        expectSignInAnnouncedOnlyWhenSignedIn(path),
+      );
+    }
   }
 });

@@ -4,7 +4,11 @@
  * the machine's own definition, offering at each state the done/error events of the effect running
  * there, so where each outcome leads is decided by the machine, not by the test. A path is the
  * sequence of outcomes from the initial state to a final state, and `playBack` runs the real actor
- * with fakes that end each effect as the path says.
+ * with fakes that end each effect as the path says. An effect may be a child machine: the parent only
+ * sees how it ends, so its outcomes are listed like a promise's.
+ *
+ * A flow that spans two requests is walked in two parts: up to the state it rests in (`until`), and
+ * from that state, restored with the context the second request builds and sent its event (`resume`).
  */
 import { expect } from "vitest";
 import {
@@ -12,6 +16,9 @@ import {
   getInitialMicrosteps,
   getMicrosteps,
   getStateNodes,
+  transition,
+  type Actor,
+  type AnyActorLogic,
   type AnyActorRef,
   type AnyMachineSnapshot,
   type AnyStateMachine,
@@ -20,7 +27,7 @@ import {
   type InputFrom,
 } from "xstate";
 import { getSimplePaths } from "xstate/graph";
-import { runToEnd, transitionKey, type Ending } from "./run-actor.js";
+import { runActor, transitionKey, type Ending, type Resumption } from "./run-actor.js";
 
 /** How an effect ends. */
 export type EffectEnding = { output: unknown } | { error: unknown };
@@ -52,13 +59,18 @@ export interface EffectStep {
 }
 
 export interface EffectPath<M extends AnyStateMachine> {
-  /** "<input>: <effect> <outcome> › ... ⇒ <final state>" */
+  /** "<input>: [<event> ›] <effect> <outcome> › ... ⇒ <final state>" */
   name: string;
+  /** The input the flow starts with (for a resumed path: the one its restored context was built from). */
   input: InputFrom<M>;
+  /** Set when the path starts from a persisted resting state rather than the initial one. */
+  resumed?: Resumption<M>;
+  /** Set when the path ends resting in that state rather than in a final one. */
+  until?: string;
   steps: EffectStep[];
-  /** The final snapshot the model reaches: its value, and the output the machine computes there. */
+  /** The snapshot the model ends in: its value, and the output the machine computes there. */
   end: AnyMachineSnapshot;
-  /** The id of the final state the path ends in. */
+  /** The id of the final state the path ends in, or of the state it rests in. */
   finalState: string;
   /** Ids of every state the path passes through, transient ones included. */
   visited: Set<string>;
@@ -66,20 +78,42 @@ export interface EffectPath<M extends AnyStateMachine> {
   trace: string[];
 }
 
-/** Every path from the initial state to a final state, for each named input. */
+export interface PathOptions<M extends AnyStateMachine> {
+  /** A state the flow rests in, waiting for an event: paths that reach it end there. */
+  until?: string;
+  /** Start each path from a persisted resting state, restored as the second request restores it. */
+  resume?: (input: InputFrom<M>) => Resumption<M>;
+}
+
+/** Every path from the initial (or resumed) state to a final (or resting) state, for each named input. */
 export function effectPaths<M extends AnyStateMachine>(
   machine: M,
   inputs: Record<string, InputFrom<M>>,
   outcomes: OutcomeTable,
+  options: PathOptions<M> = {},
 ): EffectPath<M>[] {
   const paths: EffectPath<M>[] = [];
+  const { until } = options;
   for (const [inputName, input] of Object.entries(inputs)) {
     const stepOf = new WeakMap<EventObject, EffectStep>();
     // Walked as any machine: the events offered are the xstate.done/error.actor.* ones, which a
     // machine's own event type does not list.
     const model: AnyStateMachine = machine;
+    const resumed = options.resume?.(input);
+    // The microsteps before the first effect ends: the initial ones, or, for a resumed flow, the
+    // restored state and what the event it is sent leads to.
+    let lead: AnyMachineSnapshot[];
+    let fromState: AnyMachineSnapshot | undefined;
+    if (resumed) {
+      const restored = model.resolveState({ value: resumed.value, context: resumed.context });
+      fromState = transition(model, restored, resumed.event)[0];
+      lead = [restored, ...getMicrosteps(model, restored, resumed.event).map(([snapshot]) => snapshot)];
+    } else {
+      lead = getInitialMicrosteps(model, input).map(([snapshot]) => snapshot);
+    }
     const generated = getSimplePaths(model, {
       input,
+      ...(fromState ? { fromState } : {}),
       events: (snapshot) => effectEndings(snapshot, outcomes, stepOf),
       // The traversal also offers every event type a state listens for bare ({ type } alone): only
       // the listed outcomes are real endings.
@@ -88,21 +122,26 @@ export function effectPaths<M extends AnyStateMachine>(
       serializeState: (snapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context }, readable),
     });
     for (const path of generated) {
-      if (path.state.status !== "done") continue;
+      const end = path.state as AnyMachineSnapshot;
+      const rests = until !== undefined && end.status === "active" && end.matches(until);
+      if (end.status !== "done" && !rests) continue;
       const events = path.steps.slice(1).map((step) => step.event);
       const steps = events.map((event) => stepOf.get(event)!);
       // Microsteps show the transient states (eventless transitions) that macrosteps pass over.
       const microsteps = [
-        ...getInitialMicrosteps(model, input),
-        ...events.flatMap((event, i) => getMicrosteps(model, path.steps[i]!.state, event)),
-      ].map(([snapshot]) => snapshot as AnyMachineSnapshot);
-      const end = path.state as AnyMachineSnapshot;
+        ...lead,
+        ...events.flatMap((event, i) => getMicrosteps(model, path.steps[i]!.state, event).map(([snapshot]) => snapshot)),
+      ];
+      const effects = steps.map((s) => `${s.effect} ${s.outcome.label}`);
+      const route = [...(resumed ? [(resumed.event as EventObject).type] : []), ...effects].join(" › ") || "no effect";
       paths.push({
-        name: `${inputName}: ${steps.map((s) => `${s.effect} ${s.outcome.label}`).join(" › ") || "no effect"} ⇒ ${String(end.value)}`,
+        name: `${inputName}: ${route} ⇒ ${String(end.value)}`,
         input,
+        ...(resumed ? { resumed } : {}),
+        ...(rests ? { until } : {}),
         steps,
         end,
-        finalState: activeStateNodes(machine, end).find((node) => node.type === "final")!.id,
+        finalState: activeStateNodes(machine, end).find((node) => node.type === "final" || (rests && node.key === until))!.id,
         visited: new Set(microsteps.flatMap((snapshot) => activeStateNodes(machine, snapshot).map((node) => node.id))),
         trace: microsteps.slice(1).map((snapshot) => JSON.stringify(snapshot.value)),
       });
@@ -118,8 +157,9 @@ function effectEndings(snapshot: AnyMachineSnapshot, outcomes: OutcomeTable, ste
     const effect = String(child.src);
     const listed = outcomes[effect];
     if (!listed?.length) throw new Error(`No outcomes are listed for the effect "${effect}".`);
-    // Before it runs, an invoked promise actor's snapshot holds the input the machine computed for it.
-    const input = (child.getSnapshot() as { input: unknown }).input;
+    // An invoked actor keeps the input the machine computed for it in its options, whatever its logic
+    // (a promise's snapshot holds it too, a child machine's does not).
+    const input = (child as Actor<AnyActorLogic>).options.input;
     for (const outcome of listed) {
       const ending = outcome.end(input as never);
       const event =
@@ -136,6 +176,7 @@ function effectEndings(snapshot: AnyMachineSnapshot, outcomes: OutcomeTable, ste
 /** State serialization for the traversal: errors by name and message, class instances by class. */
 function readable(_key: string, value: unknown): unknown {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
+  if (value instanceof URLSearchParams) return `?${value.toString()}`;
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return `[${(value as object).constructor.name}]`;
@@ -171,14 +212,22 @@ export async function playBack<M extends AnyStateMachine>(machine: M, path: Effe
       }),
     ]),
   );
-  const ending = await runToEnd(machine.provide({ actors }) as M, path.input);
+  const ending = await runActor(machine.provide({ actors }) as M, path.input, {
+    ...(path.resumed ? { resume: path.resumed } : {}),
+    ...(path.until ? { until: path.until } : {}),
+  });
   return { ...ending, invoked, unplayed: script.length };
 }
 
-/** The real actor ends where the path predicts, with the predicted output, having run the predicted effects. */
+/**
+ * The real actor ends (or rests) where the path predicts, with the predicted output and context,
+ * having run the predicted effects.
+ */
 export function expectPlayedAsPredicted<M extends AnyStateMachine>(path: EffectPath<M>, played: PlayedPath<M>): void {
   expect(played.value).toEqual(path.end.value);
+  expect(played.status).toBe(path.end.status);
   expect(played.output).toEqual(path.end.output);
+  expect(played.context).toEqual(path.end.context);
   expect(played.invoked).toEqual(path.steps.map(({ effect, input }) => ({ effect, input })));
   expect(played.unplayed).toBe(0);
   expect(played.trace).toEqual(path.trace);

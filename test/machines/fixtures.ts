@@ -1,9 +1,12 @@
 /**
- * The request a machine test hands to its machine. Machines only pass the request context through to
- * their effects, so one realistic, fixed context is enough; tests compare it by identity.
+ * What a machine test hands to its machine: the request (machines only pass the request context
+ * through to their effects, so one realistic, fixed context is enough; tests compare it by identity),
+ * and, for the flow that spans two requests, the state the second request restores it in.
  */
+import type { OAuthContext, OAuthInput, oauthMachine } from "../../machines/index.js";
 import { defaultCookies } from "../../src/cookies.js";
 import type { AuthAction, RequestContext } from "../../src/request-context.js";
+import type { Resumption } from "./run-actor.js";
 
 export function requestContext(action: AuthAction, method: "GET" | "POST" = "POST"): RequestContext {
   const origin = "https://app.example";
@@ -22,4 +25,29 @@ export function requestContext(action: AuthAction, method: "GET" | "POST" = "POS
     secure: true,
     returnRedirect: false,
   };
+}
+
+/**
+ * The OAuth flow as the callback resumes it: at `awaitingCallback`, with the context the callback
+ * handler builds afresh (nothing of the first request is carried but the check cookies, which
+ * `restoreChecks` reads), then sent the provider's answer.
+ */
+export function oauthCallback(
+  input: OAuthInput & { hasAdapter: boolean },
+  params: URLSearchParams,
+): Resumption<typeof oauthMachine> {
+  const context: OAuthContext = {
+    providerId: input.providerId,
+    allowDangerousEmailAccountLinking: input.allowDangerousEmailAccountLinking,
+    hasAdapter: input.hasAdapter,
+    req: input.req,
+    callbackUrl: input.req.origin,
+    authorizationParams: {},
+    flowCookies: [],
+    emailVerified: false,
+    isNewUser: false,
+    sessionCookies: [],
+    events: [],
+  };
+  return { value: "awaitingCallback", context, event: { type: "callback.received", params, req: input.req } };
 }

@@ -1,0 +1,130 @@
+/**
+ * The world a sign-in completion runs in, for its tests: who is stored (Ada, signed in on this browser
+ * when anyone is; Grace, someone else), what the sign-in brings (a setting), what the signIn callback,
+ * the adapter and the session store answer (a world), and the completion machine with fakes that
+ * answer so, recording what ran.
+ */
+import { fromPromise } from "xstate";
+import { signInCompletionMachine, type SignInCompletionInput } from "../../machines/index.js";
+import type { SetCookie } from "../../src/cookies.js";
+import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
+import { requestContext } from "./fixtures.js";
+
+const verifiedAt = new Date("2029-03-01T09:00:00.000Z");
+
+export const ada: AdapterUser = { id: "user-ada", name: "Ada", email: "ada@example.com", emailVerified: verifiedAt };
+export const grace: AdapterUser = { id: "user-grace", name: "Grace", email: "grace@example.com", emailVerified: verifiedAt };
+export const graceUnverified: AdapterUser = { ...grace, emailVerified: null };
+const people = [ada, grace];
+
+/** The stored user an account was linked to: the adapter answers with the user of that id. */
+export function personWithId(userId: string): AdapterUser {
+  const person = people.find((p) => p.id === userId);
+  if (!person) throw new Error(`Nobody has the id ${userId}.`);
+  return person;
+}
+
+/** The user the adapter creates for a first sign-in. */
+export function newUserFrom(user: User, emailVerified: boolean): AdapterUser {
+  return {
+    id: "user-new",
+    name: user.name ?? null,
+    email: user.email ?? "",
+    image: user.image ?? null,
+    emailVerified: emailVerified ? verifiedAt : null,
+  };
+}
+
+export const sessionCookies: SetCookie[] = [
+  { name: "__Secure-appauth.session-token", value: "sealed", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
+];
+
+/** What the sign-in brings to the completion. */
+export interface Setting {
+  provider: "credentials" | "oauth";
+  hasAdapter: boolean;
+  signedIn: boolean;
+  /** The email the provider gives; present only when a non-empty string. */
+  email: string | null | undefined;
+  allowDangerousEmailAccountLinking: boolean;
+  /** Whether the provider asserts the email verified. */
+  emailVerified: boolean;
+}
+
+export type AdapterEffect = "findUserByAccount" | "findUserByEmail" | "linkAccount" | "createUserWithAccount" | "issueSession";
+
+/** What the outside world answers. */
+export interface World {
+  /** The stored user the account is linked to, if any. */
+  accountOwner: AdapterUser | null;
+  /** The stored user who has the sign-in's email, if any. */
+  emailOwner: AdapterUser | null;
+  signIn: { returns: boolean | string } | { throws: unknown };
+  /** The adapter or session effect that throws when it runs, if one does. */
+  failure?: { effect: AdapterEffect; error: unknown };
+}
+
+export function completionInput(setting: Setting): SignInCompletionInput {
+  const { email } = setting;
+  const withEmail = email === undefined ? {} : { email };
+  if (setting.provider === "credentials") {
+    const user: User = { id: "user-7", name: "Ada L.", ...withEmail };
+    return {
+      provider: { id: "password", type: "credentials", allowDangerousEmailAccountLinking: setting.allowDangerousEmailAccountLinking },
+      user,
+      account: { provider: "password", providerAccountId: "user-7", type: "credentials" },
+      emailVerified: setting.emailVerified,
+      credentials: { username: "ada", password: "correct horse" },
+      ...(setting.signedIn ? { currentUserId: ada.id } : {}),
+      hasAdapter: setting.hasAdapter,
+      req: requestContext("callback"),
+    };
+  }
+  const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", ...withEmail, email_verified: setting.emailVerified };
+  const account: Account = { provider: "github", providerAccountId: "4711", type: "oauth", access_token: "gho_token" };
+  return {
+    provider: { id: "github", type: "oauth", allowDangerousEmailAccountLinking: setting.allowDangerousEmailAccountLinking },
+    user: { id: "4711", name: "Ada L.", ...withEmail },
+    account,
+    profile,
+    emailVerified: setting.emailVerified,
+    ...(setting.signedIn ? { currentUserId: ada.id } : {}),
+    hasAdapter: setting.hasAdapter,
+    req: requestContext("callback", "GET"),
+  };
+}
+
+/** The completion with fakes that answer as `world` says, recording each effect run and its input. */
+export function completionIn(world: World) {
+  const calls: Array<{ effect: string; input: unknown }> = [];
+  function answer<I, O>(effect: AdapterEffect | "signInCallback", value: (input: I) => O) {
+    return fromPromise<O, I>(async ({ input }) => {
+      calls.push({ effect, input });
+      if (world.failure?.effect === effect) throw world.failure.error;
+      return value(input);
+    });
+  }
+  const machine = signInCompletionMachine.provide({
+    actors: {
+      findUserByAccount: answer("findUserByAccount", () => world.accountOwner),
+      signInCallback: answer("signInCallback", () => {
+        if ("throws" in world.signIn) throw world.signIn.throws;
+        return world.signIn.returns;
+      }),
+      findUserByEmail: answer("findUserByEmail", () => world.emailOwner),
+      linkAccount: answer("linkAccount", ({ userId }: { userId: string; account: Account }) => personWithId(userId)),
+      createUserWithAccount: answer(
+        "createUserWithAccount",
+        ({ user, emailVerified }: { user: User; account: Account; emailVerified: boolean }) => newUserFrom(user, emailVerified),
+      ),
+      issueSession: answer("issueSession", () => sessionCookies),
+    },
+  });
+  return {
+    machine,
+    /** The effects run so far, in order. */
+    ran: () => calls.map((call) => call.effect),
+    /** The input the first run of `effect` was given. */
+    inputOf: (effect: string) => calls.find((call) => call.effect === effect)?.input,
+  };
+}

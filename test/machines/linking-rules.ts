@@ -1,0 +1,127 @@
+/**
+ * An oracle for the sign-in completion, written from its rules rather than read off the machine: given
+ * what the sign-in brings (a setting) and what the outside world answers, it says where the completion
+ * ends, with which output, and which effects it runs.
+ *
+ * The rules: with an adapter and a provider that has real accounts, the account is looked up first and
+ * the signIn callback sees the user it belongs to. The callback may refuse (false, "" or a throw, which
+ * is kept as AccessDenied) or divert (a URL). Then (a) an account linked to someone other than the person
+ * signed in on this browser is not linked; (b) an unknown account while signed in is linked to the
+ * signed-in user; (c) an unknown account whose email an existing user has is linked to them only when
+ * the provider opted in to dangerous email linking, that user's email is verified and the provider
+ * asserts the email verified, and is otherwise not linked; (d) anything else creates a new user with the
+ * account. (e) Without an adapter, or for credentials, nobody is looked up. A session is issued last; an
+ * adapter or session effect that throws fails the sign-in with its error.
+ */
+import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
+import type { AdapterUser, User } from "../../src/types.js";
+import {
+  ada,
+  completionInput,
+  newUserFrom,
+  personWithId,
+  sessionCookies,
+  type AdapterEffect,
+  type Setting,
+  type World,
+} from "./completion-world.js";
+
+export interface ExpectedCompletion {
+  finalState: "signedIn" | "diverted" | "denied" | "notLinked" | "failed";
+  output: SignInCompletionOutput;
+  /** The effects run, in order. */
+  calls: string[];
+}
+
+/** Where the completion ends for this setting and world, and with what. */
+export function expectedCompletion(setting: Setting, world: World): ExpectedCompletion {
+  const input = completionInput(setting);
+  const calls: string[] = [];
+  const events: CompletionEvent[] = [];
+  const fails = (effect: AdapterEffect): boolean => {
+    calls.push(effect);
+    return world.failure?.effect === effect;
+  };
+  const failed = (): ExpectedCompletion => ({
+    finalState: "failed",
+    output: { outcome: "refused", failure: { error: world.failure!.error }, events },
+    calls,
+  });
+  const notLinked = (): ExpectedCompletion => ({
+    finalState: "notLinked",
+    output: { outcome: "refused", failure: { error: undefined, as: "OAuthAccountNotLinked" }, events },
+    calls,
+  });
+
+  // (e) Credentials accounts are synthetic, and without an adapter nothing is stored.
+  const accountsStored = setting.hasAdapter && setting.provider !== "credentials";
+  let owner: AdapterUser | null = null;
+  if (accountsStored) {
+    if (fails("findUserByAccount")) return failed();
+    owner = world.accountOwner;
+  }
+
+  calls.push("signInCallback");
+  const verdict = world.signIn;
+  if ("throws" in verdict) {
+    return { finalState: "denied", output: { outcome: "refused", failure: { error: verdict.throws, as: "AccessDenied" }, events }, calls };
+  }
+  if (typeof verdict.returns === "string" && verdict.returns !== "") {
+    return { finalState: "diverted", output: { outcome: "diverted", redirectTo: verdict.returns, events }, calls };
+  }
+  if (verdict.returns !== true) {
+    return { finalState: "denied", output: { outcome: "refused", failure: { error: undefined, as: "AccessDenied" }, events }, calls };
+  }
+
+  let user: User = owner ?? input.user;
+  let isNewUser = false;
+  const link = (to: AdapterUser) => {
+    user = to;
+    events.push({ type: "linkAccount", user: to, account: input.account, profile: input.user });
+  };
+  const create = () => {
+    const created = newUserFrom(input.user, input.emailVerified);
+    user = created;
+    isNewUser = true;
+    events.push({ type: "createUser", user: created });
+    events.push({ type: "linkAccount", user: created, account: input.account, profile: input.user });
+  };
+  if (accountsStored) {
+    const signedInAs = setting.signedIn ? ada.id : undefined;
+    if (owner) {
+      // (a) Someone else's account is not taken over by whoever is signed in here.
+      if (signedInAs !== undefined && owner.id !== signedInAs) return notLinked();
+    } else if (signedInAs !== undefined) {
+      // (b) A new account for the person signed in here.
+      if (fails("linkAccount")) return failed();
+      link(personWithId(signedInAs));
+    } else if (typeof setting.email === "string" && setting.email !== "") {
+      if (fails("findUserByEmail")) return failed();
+      const emailOwner = world.emailOwner;
+      if (emailOwner) {
+        // (c) Only when all three vouch for the address.
+        const vouched = setting.allowDangerousEmailAccountLinking && emailOwner.emailVerified !== null && setting.emailVerified;
+        if (!vouched) return notLinked();
+        if (fails("linkAccount")) return failed();
+        link(personWithId(emailOwner.id));
+      } else {
+        if (fails("createUserWithAccount")) return failed();
+        create();
+      }
+    } else {
+      // (d) Nobody to link to.
+      if (fails("createUserWithAccount")) return failed();
+      create();
+    }
+  }
+
+  if (fails("issueSession")) return failed();
+  events.push({
+    type: "signIn",
+    user,
+    account: input.account,
+    ...(input.profile ? { profile: input.profile } : {}),
+    isNewUser,
+  });
+  return { finalState: "signedIn", output: { outcome: "signedIn", user, isNewUser, cookies: sessionCookies, events }, calls };
+}

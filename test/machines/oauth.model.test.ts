@@ -1,0 +1,298 @@
+import { describe, expect, it } from "vitest";
+import {
+  oauthMachine as machine,
+  type FlowFailure,
+  type OAuthContext,
+  type OAuthInput,
+  type RestoredChecks,
+  type SignInCompletionInput,
+  type SignInCompletionOutput,
+} from "../../machines/index.js";
+import type { SetCookie } from "../../src/cookies.js";
+import { OAuthProfileParseError } from "../../src/errors.js";
+import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
+import {
+  effectNames,
+  effectPaths,
+  expectPlayedAsPredicted,
+  finalStateIds,
+  playBack,
+  returns,
+  stateIds,
+  throws,
+  transitionKeys,
+  type EffectPath,
+} from "./effect-paths.js";
+import { oauthCallback, requestContext } from "./fixtures.js";
+
+type Path = EffectPath<typeof machine>;
+
+const authorizationUrl = "https://github.example/login/oauth/authorize?client_id=app&code_challenge=abc";
+const flowCookies: SetCookie[] = [
+  { name: "__Secure-appauth.pkce.code_verifier", value: "sealed-verifier", options: { httpOnly: true, path: "/", maxAge: 900 } },
+  { name: "__Secure-appauth.callback-url", value: "https://app.example/dashboard", options: { httpOnly: true, path: "/" } },
+];
+const clearCookies: SetCookie[] = [
+  { name: "__Secure-appauth.pkce.code_verifier", value: "", options: { httpOnly: true, path: "/", maxAge: 0 } },
+];
+const sessionCookies: SetCookie[] = [
+  { name: "__Secure-appauth.session-token", value: "sealed", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
+];
+const checks: RestoredChecks = {
+  codeVerifier: "verifier",
+  callbackUrl: "https://app.example/dashboard",
+  redirectUri: "https://app.example/auth/callback/github",
+};
+const callbackParams = new URLSearchParams({ code: "code-1", state: "state-1" });
+const validatedParams = new URLSearchParams({ code: "code-1" });
+const tokens = { access_token: "gho_token", token_type: "bearer", scope: "read:user" };
+const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", email: "ada.l@example.com" };
+const providerUser: User = { id: "4711", name: "Ada L.", email: "ada.l@example.com" };
+const oauthAccount: Account = { provider: "github", providerAccountId: "4711", type: "oauth", access_token: "gho_token" };
+const oidcAccount: Account = { ...oauthAccount, type: "oidc" };
+const created: AdapterUser = { id: "user-new", name: "Ada L.", email: "ada.l@example.com", emailVerified: null };
+
+const discoveryFailed = new Error("discoverEndpoints: the issuer is unreachable");
+const requestFailed = new Error("createAuthorizationRequest: no secret to seal the checks with");
+const checksTampered = new Error("restoreChecks: the PKCE cookie does not open");
+const stateMismatch = new Error("validateCallback: state mismatch");
+const grantRejected = new Error("exchangeCode: invalid_grant");
+const userinfoFailed = new Error("fetchProfile: the userinfo endpoint answered 500");
+const noId = new OAuthProfileParseError("The profile of github has no id.");
+const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
+const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
+const notLinked: FlowFailure = { error: undefined, as: "OAuthAccountNotLinked" };
+
+/** The first request: from the sign-in button to the redirect to the provider. */
+const redirectOutcomes = {
+  discoverEndpoints: [returns("finds the endpoints", () => undefined), throws("throws", discoveryFailed)],
+  createAuthorizationRequest: [
+    returns("makes the request", () => ({ url: authorizationUrl, cookies: flowCookies })),
+    throws("throws", requestFailed),
+  ],
+};
+
+/** The second request: from the provider's answer to a session. The completion is a child machine. */
+const callbackOutcomes = {
+  restoreChecks: [
+    returns("restores the checks", () => ({ checks, clearCookies })),
+    returns("restores the checks and a signed-in user", () => ({ checks, clearCookies, currentUserId: "user-ada" })),
+    throws("throws", checksTampered),
+  ],
+  validateCallback: [returns("accepts the answer", () => validatedParams), throws("throws", stateMismatch)],
+  exchangeCode: [returns("returns tokens", () => tokens), throws("throws", grantRejected)],
+  fetchProfile: [returns("returns a profile", () => profile), throws("throws", userinfoFailed)],
+  mapProfile: [
+    returns("maps an OIDC user, email verified", () => ({ user: providerUser, account: oidcAccount, emailVerified: true })),
+    returns("maps an OAuth user", () => ({ user: providerUser, account: oauthAccount, emailVerified: false })),
+    throws("throws", noId),
+  ],
+  completeSignIn: [
+    returns("signs in a new user", (input: SignInCompletionInput): SignInCompletionOutput => ({
+      outcome: "signedIn",
+      user: created,
+      isNewUser: true,
+      cookies: sessionCookies,
+      events: [
+        { type: "createUser", user: created },
+        { type: "linkAccount", user: created, account: input.account, profile: input.user },
+        { type: "signIn", user: created, account: input.account, profile: input.profile!, isNewUser: true },
+      ],
+    })),
+    returns("signs in a returning user", (input: SignInCompletionInput): SignInCompletionOutput => ({
+      outcome: "signedIn",
+      user: input.user,
+      isNewUser: false,
+      cookies: sessionCookies,
+      events: [{ type: "signIn", user: input.user, account: input.account, profile: input.profile!, isNewUser: false }],
+    })),
+    returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
+    returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
+    throws("throws", completionCrashed),
+  ],
+  resolveRedirect: [
+    returns("returns a URL", ({ url }: { url: string }) => url),
+    throws("throws", redirectFailed),
+  ],
+};
+
+const github: OAuthInput & { hasAdapter: boolean } = {
+  providerId: "github",
+  allowDangerousEmailAccountLinking: false,
+  callbackUrl: "/dashboard",
+  authorizationParams: { prompt: "consent" },
+  hasAdapter: true,
+  req: requestContext("signin"),
+};
+const callbackInputs = {
+  "GitHub, with an adapter": { ...github, req: requestContext("callback", "GET") },
+  "GitHub, no adapter, email linking allowed": {
+    ...github,
+    hasAdapter: false,
+    allowDangerousEmailAccountLinking: true,
+    req: requestContext("callback", "GET"),
+  },
+};
+
+const redirectPaths = effectPaths(machine, { GitHub: github }, redirectOutcomes, { until: "awaitingCallback" });
+const callbackPaths = effectPaths(machine, callbackInputs, callbackOutcomes, {
+  resume: (input) => oauthCallback(input, callbackParams),
+});
+const allPaths = [...redirectPaths, ...callbackPaths];
+
+const stepOf = (path: Path, effect: string) => path.steps.find((s) => s.effect === effect);
+const outputOf = (path: Path, effect: string): unknown => {
+  const step = stepOf(path, effect);
+  return step && "output" in step.ending ? step.ending.output : undefined;
+};
+
+/** The failure a refusal of the callback reports, read from the outcome that ended the path. */
+function expectedCallbackFailure(path: Path): FlowFailure {
+  const last = path.steps.at(-1)!;
+  if ("output" in last.ending) return (last.ending.output as { failure: FlowFailure }).failure;
+  // Up to the profile, a failure is the provider's answer not holding up; a profile that cannot be
+  // mapped keeps its own error, and so do the completion and the redirect.
+  const answerChecks = ["restoreChecks", "validateCallback", "exchangeCode", "fetchProfile"];
+  return answerChecks.includes(last.effect) ? { error: last.ending.error, as: "OAuthCallbackError" } : { error: last.ending.error };
+}
+
+/**
+ * Paths where the redirect fails after a completed sign-in: the events must stay unannounced
+ * (they go out only on entry to signedIn; this was once a defect).
+ */
+const announcedBeforeRedirect = (path: Path) => path.steps.some((s) => s.effect === "resolveRedirect" && "error" in s.ending);
+
+async function expectEventsOnlyWhenSignedIn(path: Path) {
+  const played = await playBack(machine, path);
+  const completion = outputOf(path, "completeSignIn") as SignInCompletionOutput | undefined;
+  expect(played.emitted).toEqual(played.value === "signedIn" ? completion!.events : []);
+}
+
+describe("OAuth: paths generated from the machine", () => {
+  it("lists outcomes for every effect the machine invokes", () => {
+    expect(Object.keys({ ...redirectOutcomes, ...callbackOutcomes }).sort()).toEqual(effectNames(machine).sort());
+  });
+
+  it("reach every state of the machine across the two requests", () => {
+    const reached = new Set(allPaths.flatMap((path) => [...path.visited]));
+    expect([...reached].sort()).toEqual(stateIds(machine).sort());
+  });
+
+  it("end in every final state", () => {
+    expect([...new Set(allPaths.map((path) => path.finalState))].filter((id) => id !== "oauth.awaitingCallback").sort()).toEqual(
+      finalStateIds(machine).sort(),
+    );
+  });
+
+  it("take every transition when the real actor plays them", async () => {
+    const taken = new Set<string>();
+    for (const path of allPaths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
+    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
+  });
+
+  describe("the first request", () => {
+    it("rests in awaitingCallback on one path, and fails on the others", () => {
+      expect(redirectPaths.map((path) => path.finalState).sort()).toEqual(["oauth.awaitingCallback", "oauth.failed", "oauth.failed"]);
+    });
+
+    for (const path of redirectPaths) {
+      it(path.name, async () => {
+        const played = await playBack(machine, path);
+        expectPlayedAsPredicted(path, played);
+        expect(played.emitted).toEqual([]);
+        const requested = played.invoked.find((call) => call.effect === "createAuthorizationRequest");
+        if (requested) {
+          expect(requested.input).toEqual({
+            providerId: "github",
+            callbackUrl: "/dashboard",
+            authorizationParams: { prompt: "consent" },
+            req: github.req,
+          });
+        }
+        if (played.value === "awaitingCallback") {
+          // Resting: nothing runs, nothing is decided yet; the redirect and its cookies are in the context.
+          expect(played.status).toBe("active");
+          expect(played.output).toBeUndefined();
+          const context = played.context as OAuthContext;
+          expect(context.authorizationUrl).toBe(authorizationUrl);
+          expect(context.flowCookies).toBe(flowCookies);
+        } else {
+          // Refused before any redirect: the effect's error as it is, and no cookies to set.
+          const thrown = (path.steps.at(-1)!.ending as { error: unknown }).error;
+          expect(played.output).toEqual({ outcome: "refused", failure: { error: thrown }, cookies: [] });
+        }
+      });
+    }
+  });
+
+  describe("the callback", () => {
+    for (const path of callbackPaths) {
+      it(path.name, async () => {
+        const played = await playBack(machine, path);
+        expectPlayedAsPredicted(path, played);
+        const { output } = played;
+        expect(played.status).toBe("done");
+
+        // The provider's raw answer is validated; only what validation returns reaches the token endpoint.
+        const validated = played.invoked.find((call) => call.effect === "validateCallback");
+        if (validated) expect(validated.input).toEqual({ providerId: "github", params: callbackParams, checks });
+        const exchanged = played.invoked.find((call) => call.effect === "exchangeCode");
+        if (exchanged) expect((exchanged.input as { callbackParams: unknown }).callbackParams).toBe(validatedParams);
+
+        const restored = outputOf(path, "restoreChecks") as { currentUserId?: string } | undefined;
+        const mapped = outputOf(path, "mapProfile") as { account: Account; emailVerified: boolean } | undefined;
+        const completing = played.invoked.find((call) => call.effect === "completeSignIn");
+        if (completing) {
+          expect(completing.input).toEqual({
+            provider: { id: "github", type: mapped!.account.type, allowDangerousEmailAccountLinking: path.input.allowDangerousEmailAccountLinking },
+            user: providerUser,
+            account: mapped!.account,
+            profile,
+            emailVerified: mapped!.emailVerified,
+            ...(restored?.currentUserId ? { currentUserId: restored.currentUserId } : {}),
+            hasAdapter: path.input.hasAdapter,
+            req: path.input.req,
+          });
+        }
+
+        if (output.outcome === "refused") expect(output.failure).toEqual(expectedCallbackFailure(path));
+        // Once the checks were read, every answer clears them: they are single use, even on failure.
+        if (restored) expect(output.cookies.slice(0, clearCookies.length)).toEqual(clearCookies);
+        const sessionSet = output.cookies.filter((cookie) => sessionCookies.includes(cookie));
+        expect(sessionSet).toEqual(output.outcome === "signedIn" ? sessionCookies : []);
+        if (output.outcome === "signedIn") {
+          expect(output.cookies).toEqual([...clearCookies, ...sessionCookies]);
+          const completion = outputOf(path, "completeSignIn") as { isNewUser: boolean };
+          const redirect = played.invoked.find((call) => call.effect === "resolveRedirect")!;
+          expect(redirect.input).toEqual({ url: checks.callbackUrl, isNewUser: completion.isNewUser, req: path.input.req });
+          expect(output.redirectTo).toBe(checks.callbackUrl);
+        } else if (restored) {
+          expect(output.cookies).toEqual(clearCookies);
+        }
+        if (output.outcome === "diverted") expect(output.redirectTo).toBe("/onboarding");
+
+        if (!announcedBeforeRedirect(path)) await expectEventsOnlyWhenSignedIn(path);
+      });
+
+      if (announcedBeforeRedirect(path)) {
+        it(`${path.name}: announces nothing`, () =>
+          expectEventsOnlyWhenSignedIn(path),
+        );
+      }
+    }
+
+    it("refuse every answer that does not hold up before the completion as OAuthCallbackError, except an unmappable profile", () => {
+      const refusedEarly = callbackPaths.filter((path) => !path.steps.some((s) => s.effect === "completeSignIn"));
+      const as = refusedEarly.map((path) => [path.steps.at(-1)!.effect, (path.end.output as { failure: FlowFailure }).failure.as]);
+      expect(new Set(as.map(([effect, kind]) => `${effect} → ${kind}`))).toEqual(
+        new Set([
+          "restoreChecks → OAuthCallbackError",
+          "validateCallback → OAuthCallbackError",
+          "exchangeCode → OAuthCallbackError",
+          "fetchProfile → OAuthCallbackError",
+          "mapProfile → undefined",
+        ]),
+      );
+    });
+  });
+});

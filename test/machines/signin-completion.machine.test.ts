@@ -1,0 +1,234 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { signInCompletionMachine } from "../../machines/index.js";
+import { AccessDenied } from "../../src/errors.js";
+import type { AdapterUser } from "../../src/types.js";
+import { propertyOptions } from "../helpers/property.js";
+import {
+  ada,
+  completionIn,
+  completionInput,
+  grace,
+  graceUnverified,
+  newUserFrom,
+  sessionCookies,
+  type AdapterEffect,
+  type Setting,
+  type World,
+} from "./completion-world.js";
+import { expectedCompletion } from "./linking-rules.js";
+import { runToEnd } from "./run-actor.js";
+
+/** A first GitHub sign-in on a browser nobody is signed in on, with an adapter. */
+const github: Setting = {
+  provider: "oauth",
+  hasAdapter: true,
+  signedIn: false,
+  email: "ada.l@example.com",
+  allowDangerousEmailAccountLinking: false,
+  emailVerified: true,
+};
+const nobodyKnown: World = { accountOwner: null, emailOwner: null, signIn: { returns: true } };
+
+async function complete(setting: Setting, world: World) {
+  const { machine, ran, inputOf } = completionIn(world);
+  const ending = await runToEnd(machine, completionInput(setting));
+  return { ...ending, ran: ran(), inputOf };
+}
+
+describe("sign-in completion machine", () => {
+  it("without an adapter, looks nobody up and signs in the provider's user once the signIn callback agrees", async () => {
+    const input = completionInput({ ...github, hasAdapter: false, signedIn: true });
+    const { value, output, ran } = await complete({ ...github, hasAdapter: false, signedIn: true }, nobodyKnown);
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["signInCallback", "issueSession"]);
+    expect(output).toEqual({
+      outcome: "signedIn",
+      user: input.user,
+      isNewUser: false,
+      cookies: sessionCookies,
+      events: [{ type: "signIn", user: input.user, account: input.account, profile: input.profile, isNewUser: false }],
+    });
+  });
+
+  it("a credentials sign-in with an adapter looks up no account, links and creates nothing", async () => {
+    const setting: Setting = { ...github, provider: "credentials", signedIn: true };
+    const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, accountOwner: grace, emailOwner: grace });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["signInCallback", "issueSession"]);
+    expect(inputOf("signInCallback")).toEqual({
+      user: completionInput(setting).user,
+      account: completionInput(setting).account,
+      credentials: { username: "ada", password: "correct horse" },
+    });
+    expect(output.events.map((event) => event.type)).toEqual(["signIn"]);
+  });
+
+  it("an account linked to someone other than the signed-in user is not linked, and no session is issued", async () => {
+    const { value, output, ran } = await complete({ ...github, signedIn: true }, { ...nobodyKnown, accountOwner: grace });
+    expect(value).toBe("notLinked");
+    expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "OAuthAccountNotLinked" }, events: [] });
+    expect(ran).toEqual(["findUserByAccount", "signInCallback"]);
+  });
+
+  it("an account already linked to the signed-in user signs them in again, linking nothing", async () => {
+    const { value, output, ran } = await complete({ ...github, signedIn: true }, { ...nobodyKnown, accountOwner: ada });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "issueSession"]);
+    expect(output).toMatchObject({ outcome: "signedIn", user: ada, isNewUser: false });
+  });
+
+  it("a known account signs its owner in: the signIn callback, the session and the event all see the stored user", async () => {
+    const { output, inputOf } = await complete(github, { ...nobodyKnown, accountOwner: grace });
+    expect(output).toMatchObject({ outcome: "signedIn", user: grace, isNewUser: false });
+    expect(inputOf("signInCallback")).toMatchObject({ user: grace });
+    expect(inputOf("issueSession")).toMatchObject({ user: grace, isNewUser: false });
+    expect(output.events).toEqual([expect.objectContaining({ type: "signIn", user: grace, isNewUser: false })]);
+  });
+
+  it("an unknown account while signed in is linked to the signed-in user, whoever has its email", async () => {
+    const input = completionInput({ ...github, signedIn: true });
+    const { value, output, ran, inputOf } = await complete({ ...github, signedIn: true }, { ...nobodyKnown, emailOwner: grace });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession"]);
+    expect(inputOf("linkAccount")).toEqual({ userId: ada.id, account: input.account });
+    expect(output).toMatchObject({ outcome: "signedIn", user: ada, isNewUser: false });
+    expect(output.events).toEqual([
+      { type: "linkAccount", user: ada, account: input.account, profile: input.user },
+      { type: "signIn", user: ada, account: input.account, profile: input.profile, isNewUser: false },
+    ]);
+  });
+
+  it("an unknown account whose email Grace has links to her only when the provider opted in, her email is verified and the provider says it is verified", async () => {
+    for (const allowDangerousEmailAccountLinking of [true, false]) {
+      for (const emailOwner of [grace, graceUnverified]) {
+        for (const emailVerified of [true, false]) {
+          const setting = { ...github, allowDangerousEmailAccountLinking, emailVerified };
+          const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner });
+          const linked = allowDangerousEmailAccountLinking && emailOwner === grace && emailVerified;
+          const said = `allow=${allowDangerousEmailAccountLinking} stored=${String(emailOwner.emailVerified)} asserted=${emailVerified}`;
+          expect(value, said).toBe(linked ? "signedIn" : "notLinked");
+          expect(inputOf("findUserByEmail"), said).toEqual({ email: "ada.l@example.com" });
+          if (linked) {
+            expect(inputOf("linkAccount")).toMatchObject({ userId: grace.id });
+            expect(output).toMatchObject({ outcome: "signedIn", user: grace, isNewUser: false });
+          } else {
+            expect(ran, said).not.toContain("linkAccount");
+            expect(ran, said).not.toContain("issueSession");
+            expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "OAuthAccountNotLinked" }, events: [] });
+          }
+        }
+      }
+    }
+  });
+
+  it("an unknown account whose email nobody has creates a new user: createUser, then linkAccount, then signIn with isNewUser", async () => {
+    const input = completionInput(github);
+    const created = newUserFrom(input.user, true);
+    const { value, output, ran, inputOf } = await complete(github, nobodyKnown);
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession"]);
+    expect(inputOf("createUserWithAccount")).toEqual({ user: input.user, account: input.account, emailVerified: true });
+    expect(inputOf("issueSession")).toMatchObject({ user: created, isNewUser: true });
+    expect(output).toMatchObject({ outcome: "signedIn", user: created, isNewUser: true });
+    expect(output.events).toEqual([
+      { type: "createUser", user: created },
+      { type: "linkAccount", user: created, account: input.account, profile: input.user },
+      { type: "signIn", user: created, account: input.account, profile: input.profile, isNewUser: true },
+    ]);
+  });
+
+  it("an unknown account with no email, or an empty one, creates a new user without asking who has the address", async () => {
+    for (const email of [undefined, null, ""]) {
+      const { value, output, ran } = await complete({ ...github, email }, { ...nobodyKnown, emailOwner: grace });
+      expect(value).toBe("signedIn");
+      expect(ran).not.toContain("findUserByEmail");
+      expect(output).toMatchObject({ isNewUser: true });
+    }
+  });
+
+  it("a signIn callback that returns false, or an empty string, is AccessDenied before anything is linked or created", async () => {
+    for (const returns of [false, ""]) {
+      const { value, output, ran } = await complete(github, { ...nobodyKnown, signIn: { returns } });
+      expect(value).toBe("denied");
+      expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "AccessDenied" }, events: [] });
+      expect(ran).toEqual(["findUserByAccount", "signInCallback"]);
+    }
+  });
+
+  it("an error thrown by the signIn callback is kept and reported as AccessDenied", async () => {
+    const veto = new AccessDenied("Accounts under review cannot sign in.");
+    const { value, output } = await complete(github, { ...nobodyKnown, signIn: { throws: veto } });
+    expect(value).toBe("denied");
+    expect(output).toEqual({ outcome: "refused", failure: { error: veto, as: "AccessDenied" }, events: [] });
+  });
+
+  it("a signIn callback that returns a URL diverts there, issuing no session", async () => {
+    const { value, output, ran } = await complete(github, { ...nobodyKnown, signIn: { returns: "/onboarding" } });
+    expect(value).toBe("diverted");
+    expect(output).toEqual({ outcome: "diverted", redirectTo: "/onboarding", events: [] });
+    expect(ran).not.toContain("issueSession");
+  });
+
+  it("an adapter or session effect that throws fails the sign-in with its error and issues no session", async () => {
+    const reaching: Array<[AdapterEffect, Setting, World]> = [
+      ["findUserByAccount", github, nobodyKnown],
+      ["findUserByEmail", github, nobodyKnown],
+      ["createUserWithAccount", github, nobodyKnown],
+      ["linkAccount", { ...github, signedIn: true }, nobodyKnown],
+      ["linkAccount", { ...github, allowDangerousEmailAccountLinking: true }, { ...nobodyKnown, emailOwner: grace }],
+      ["issueSession", github, nobodyKnown],
+    ];
+    for (const [effect, setting, world] of reaching) {
+      const error = new Error(`${effect}: the database is unreachable`);
+      const { value, output } = await complete(setting, { ...world, failure: { effect, error } });
+      expect(value, effect).toBe("failed");
+      expect(output, effect).toMatchObject({ outcome: "refused", failure: { error } });
+      expect("cookies" in output, effect).toBe(false);
+      expect(output.events.some((event) => event.type === "signIn"), effect).toBe(false);
+    }
+  });
+
+  it("an effect left unprovided fails the sign-in, naming the effect", async () => {
+    const { value, output } = await runToEnd(signInCompletionMachine, completionInput(github));
+    expect(value).toBe("failed");
+    if (output.outcome === "refused") expect(String(output.failure.error)).toMatch(/"findUserByAccount" was not provided/);
+  });
+
+  it("follows the account-linking rules for any sign-in, adapter and callback answer", async () => {
+    const sometimes = <T>(value: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: value, weight: 1 });
+    const settings = fc.record({
+      provider: fc.constantFrom("oauth" as const, "credentials" as const),
+      hasAdapter: fc.boolean(),
+      signedIn: fc.boolean(),
+      email: fc.constantFrom("ada.l@example.com", "grace@example.com", "", null, undefined),
+      allowDangerousEmailAccountLinking: fc.boolean(),
+      emailVerified: fc.boolean(),
+    });
+    const worlds = fc.record({
+      accountOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace),
+      emailOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace, graceUnverified),
+      signIn: fc.oneof(
+        { arbitrary: fc.constant({ returns: true }), weight: 4 },
+        { arbitrary: fc.constantFrom(false, "", "/onboarding").map((returns) => ({ returns })), weight: 1 },
+        { arbitrary: fc.constant({ throws: new AccessDenied("vetoed") }), weight: 1 },
+      ),
+      failure: sometimes(
+        fc
+          .constantFrom<AdapterEffect>("findUserByAccount", "findUserByEmail", "linkAccount", "createUserWithAccount", "issueSession")
+          .map((effect) => ({ effect, error: new Error(`${effect} failed`) })),
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(settings, worlds, async (setting, world) => {
+        const expected = expectedCompletion(setting, world);
+        const { value, output, ran } = await complete(setting, world);
+        expect(value).toBe(expected.finalState);
+        expect(output).toEqual(expected.output);
+        expect(ran).toEqual(expected.calls);
+      }),
+      propertyOptions(500),
+    );
+  });
+});

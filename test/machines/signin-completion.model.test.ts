@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { signInCompletionMachine as machine, type SignInCompletionInput } from "../../machines/index.js";
+import { AccessDenied } from "../../src/errors.js";
+import type { AdapterUser, User } from "../../src/types.js";
+import {
+  effectNames,
+  effectPaths,
+  expectPlayedAsPredicted,
+  finalStateIds,
+  playBack,
+  returns,
+  stateIds,
+  throws,
+  transitionKeys,
+  type EffectPath,
+} from "./effect-paths.js";
+import {
+  ada,
+  completionInput,
+  grace,
+  graceUnverified,
+  newUserFrom,
+  personWithId,
+  sessionCookies,
+  type AdapterEffect,
+  type Setting,
+  type World,
+} from "./completion-world.js";
+import { expectedCompletion } from "./linking-rules.js";
+
+const accountLookupFailed = new Error("getUserByAccount: the database is unreachable");
+const emailLookupFailed = new Error("getUserByEmail: the database is unreachable");
+const linkFailed = new Error("linkAccount: duplicate key");
+const createFailed = new Error("createUser: the users table is read-only");
+const sessionFailed = new Error("issueSession: the secret is missing");
+const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
+
+const outcomes = {
+  findUserByAccount: [
+    returns("finds Ada", () => ada),
+    returns("finds Grace", () => grace),
+    returns("finds nobody", () => null),
+    throws("throws", accountLookupFailed),
+  ],
+  signInCallback: [
+    returns("returns true", () => true),
+    returns("returns false", () => false),
+    returns('returns ""', () => ""),
+    returns("returns a URL", () => "/onboarding"),
+    throws("throws", callbackVeto),
+  ],
+  findUserByEmail: [
+    returns("finds Grace, verified", () => grace),
+    returns("finds Grace, unverified", () => graceUnverified),
+    returns("finds nobody", () => null),
+    throws("throws", emailLookupFailed),
+  ],
+  linkAccount: [
+    returns("links", ({ userId }: { userId: string }) => personWithId(userId)),
+    throws("throws", linkFailed),
+  ],
+  createUserWithAccount: [
+    returns("creates the user", ({ user, emailVerified }: { user: User; emailVerified: boolean }) => newUserFrom(user, emailVerified)),
+    throws("throws", createFailed),
+  ],
+  issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", sessionFailed)],
+};
+
+const both = [true, false] as const;
+const settings: Setting[] = (["oauth", "credentials"] as const).flatMap((provider) =>
+  both.flatMap((hasAdapter) =>
+    both.flatMap((signedIn) =>
+      both.flatMap((email) =>
+        both.flatMap((allowDangerousEmailAccountLinking) =>
+          both.map((emailVerified) => ({
+            provider,
+            hasAdapter,
+            signedIn,
+            email: email ? "ada.l@example.com" : undefined,
+            allowDangerousEmailAccountLinking,
+            emailVerified,
+          })),
+        ),
+      ),
+    ),
+  ),
+);
+
+function nameOf(setting: Setting): string {
+  return [
+    setting.provider,
+    setting.hasAdapter ? "with an adapter" : "no adapter",
+    setting.signedIn ? "signed in" : "signed out",
+    setting.email ? "an email" : "no email",
+    setting.allowDangerousEmailAccountLinking ? "email linking allowed" : "email linking off",
+    setting.emailVerified ? "email verified" : "email unverified",
+  ].join(", ");
+}
+
+const inputs: Record<string, SignInCompletionInput> = {};
+const settingOf = new Map<SignInCompletionInput, Setting>();
+for (const setting of settings) {
+  const input = completionInput(setting);
+  inputs[nameOf(setting)] = input;
+  settingOf.set(input, setting);
+}
+const paths = effectPaths(machine, inputs, outcomes);
+
+type Step = EffectPath<typeof machine>["steps"][number];
+const stepOf = (path: EffectPath<typeof machine>, effect: string): Step | undefined => path.steps.find((s) => s.effect === effect);
+const outputOf = (path: EffectPath<typeof machine>, effect: string): unknown => {
+  const step = stepOf(path, effect);
+  return step && "output" in step.ending ? step.ending.output : undefined;
+};
+
+/** The world a path plays in, read from the outcomes it chose. */
+function worldOf(path: EffectPath<typeof machine>): World {
+  const verdict = stepOf(path, "signInCallback")?.ending;
+  const thrown = path.steps.find((s) => s.effect !== "signInCallback" && "error" in s.ending);
+  return {
+    accountOwner: (outputOf(path, "findUserByAccount") as AdapterUser | null | undefined) ?? null,
+    emailOwner: (outputOf(path, "findUserByEmail") as AdapterUser | null | undefined) ?? null,
+    signIn: !verdict ? { returns: true } : "error" in verdict ? { throws: verdict.error } : { returns: verdict.output as boolean | string },
+    ...(thrown && "error" in thrown.ending ? { failure: { effect: thrown.effect as AdapterEffect, error: thrown.ending.error } } : {}),
+  };
+}
+
+describe("sign-in completion: paths generated from the machine", () => {
+  it("lists outcomes for every effect the machine invokes", () => {
+    expect(Object.keys(outcomes).sort()).toEqual(effectNames(machine).sort());
+  });
+
+  it("reach every state of the machine", () => {
+    const reached = new Set(paths.flatMap((path) => [...path.visited]));
+    expect([...reached].sort()).toEqual(stateIds(machine).sort());
+  });
+
+  it("end in every final state", () => {
+    expect([...new Set(paths.map((path) => path.finalState))].sort()).toEqual(finalStateIds(machine).sort());
+  });
+
+  it("take every transition when the real actor plays them", async () => {
+    const taken = new Set<string>();
+    for (const path of paths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
+    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
+  });
+
+  for (const path of paths) {
+    it(path.name, async () => {
+      const played = await playBack(machine, path);
+      expectPlayedAsPredicted(path, played);
+
+      // The linking rules, from the oracle: where it ends, with what, having run which effects.
+      const expected = expectedCompletion(settingOf.get(path.input)!, worldOf(path));
+      expect(played.value).toBe(expected.finalState);
+      expect(played.output).toEqual(expected.output);
+      expect(played.invoked.map((call) => call.effect)).toEqual(expected.calls);
+
+      const { output } = played;
+      expect("cookies" in output).toBe(output.outcome === "signedIn");
+      // The signIn callback judges the stored user when the account is known, else the provider's.
+      const judged = played.invoked.find((call) => call.effect === "signInCallback")?.input as { user: User } | undefined;
+      if (judged) expect(judged.user).toBe(outputOf(path, "findUserByAccount") ?? path.input.user);
+      if (output.outcome === "signedIn") {
+        const issued = played.invoked.find((call) => call.effect === "issueSession")!.input as { user: User; isNewUser: boolean };
+        expect(issued.user).toBe(output.user);
+        expect(issued.isNewUser).toBe(output.isNewUser);
+      }
+      const signIns = output.events.filter((event) => event.type === "signIn");
+      expect(signIns).toHaveLength(output.outcome === "signedIn" ? 1 : 0);
+      if (signIns.length) expect(output.events.at(-1)).toBe(signIns[0]);
+    });
+  }
+});
