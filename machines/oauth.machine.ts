@@ -96,7 +96,10 @@ export const oauthMachine = setup({
       Record<string, unknown>,
       { providerId: string; callbackParams: URLSearchParams; checks: RestoredChecks }
     >("exchangeCode"),
-    fetchProfile: effect<Profile, { providerId: string; tokens: Record<string, unknown> }>("fetchProfile"),
+    fetchProfile: effect<
+      Profile,
+      { providerId: string; tokens: Record<string, unknown>; callbackParams: URLSearchParams }
+    >("fetchProfile"),
     mapProfile: effect<Mapped, { providerId: string; profile: Profile; tokens: Record<string, unknown> }>("mapProfile"),
     completeSignIn: signInCompletionMachine,
     resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
@@ -219,7 +222,7 @@ export const oauthMachine = setup({
     fetchingProfile: {
       invoke: {
         src: "fetchProfile",
-        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens! }),
+        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens!, callbackParams: context.callbackParams! }),
         onDone: { target: "mappingProfile", actions: { type: "rememberProfile", params: ({ event }) => event.output } },
         onError: {
           target: "failed",

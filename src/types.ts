@@ -101,7 +101,8 @@ export interface VerificationToken {
 
 export interface Profile {
   sub?: string | null;
-  id?: string | null;
+  /** Some providers (GitHub, Kakao, Strava) send numeric ids; the library makes them strings. */
+  id?: string | number | null;
   name?: string | null;
   email?: string | null;
   email_verified?: boolean | null;

@@ -56,6 +56,19 @@ export function envProviderKey(id: string): string {
   return id.replace(/[^A-Za-z0-9]+/g, "_").toUpperCase();
 }
 
+/** `AUTH_<ID>_ID`, `_SECRET` and `_ISSUER` for provider `id`, as provider options (clientId, clientSecret, issuer). */
+export function envProviderOptions(env: Env, id: string): Record<string, string> {
+  const key = envProviderKey(id);
+  const options: Record<string, string> = {};
+  const clientId = first(env, `APPAUTH_${key}_ID`, `AUTH_${key}_ID`);
+  const clientSecret = first(env, `APPAUTH_${key}_SECRET`, `AUTH_${key}_SECRET`);
+  const issuer = first(env, `APPAUTH_${key}_ISSUER`, `AUTH_${key}_ISSUER`);
+  if (clientId) options.clientId = clientId;
+  if (clientSecret) options.clientSecret = clientSecret;
+  if (issuer) options.issuer = issuer;
+  return options;
+}
+
 /** What the environment adds to one provider: `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER`, never overriding the config. */
 export function providerEnvDefaults(env: Env, provider: ProviderConfig): Partial<Record<string, string>> {
   if (provider.type !== "oauth" && provider.type !== "oidc") return {};

@@ -30,7 +30,7 @@ import type {
   ProviderConfig,
   Session,
 } from "../types.js";
-import { envDefaults, isProduction, processEnv, providerEnvDefaults, urlFromEnv, type Env } from "./env.js";
+import { envDefaults, envProviderOptions, isProduction, processEnv, providerEnvDefaults, urlFromEnv, type Env } from "./env.js";
 import { validateConfigShape } from "./schema.js";
 
 export interface ResolvedTheme {
@@ -110,7 +110,13 @@ function resolveSecrets(config: AuthConfig, env: Env, logger: LoggerInstance): s
 
 function resolveProviders(config: AuthConfig, env: Env): ProviderConfig[] {
   return config.providers.map((entry) => {
-    const base = typeof entry === "function" ? entry() : entry;
+    let base = typeof entry === "function" ? entry() : entry;
+    if (typeof entry === "function") {
+      // A factory listed bare gets AUTH_<ID>_ID/_SECRET/_ISSUER as its options, so its own clean-up
+      // applies and an env issuer wins over the factory's default.
+      const fromEnv = envProviderOptions(env, base.id);
+      if (Object.keys(fromEnv).length) base = (entry as (options: Record<string, string>) => ProviderConfig)(fromEnv);
+    }
     // `options` holds the user's overrides of a factory's defaults.
     const merged = { ...base, ...(base.options ?? {}) } as ProviderConfig;
     return { ...merged, ...providerEnvDefaults(env, merged) } as ProviderConfig;

@@ -52,7 +52,7 @@ export function refusalError(failure: Extract<CredentialsSignInOutput, { outcome
     return new AccessDenied(message || "The signIn callback refused the sign-in.", { cause: error });
   }
   if (error instanceof AuthError) return error;
-  return new CallbackRouteError("The credentials sign-in failed.", { cause: error });
+  return new CallbackRouteError("The sign-in could not be completed.", { cause: error });
 }
 
 const RESERVED_FIELDS = new Set(["csrfToken", "callbackUrl"]);

@@ -260,7 +260,9 @@ export function bindOAuth(rt: Runtime) {
         const provider = oauthProvider(rt, input.providerId);
         const tokens = input.tokens as TokenSet;
         const claims = idTokenClaims.get(input.tokens);
-        if (provider.type === "oidc" && provider.idToken !== false && claims) return { ...claims } as Profile;
+        if (provider.type === "oidc" && provider.idToken !== false && claims) {
+          return { ...claims, ...formPostUser(input.callbackParams) } as Profile;
+        }
         const custom = typeof provider.userinfo === "object" ? provider.userinfo.request : undefined;
         if (custom) return custom({ provider, fetch: fetchOf(provider), tokens });
         const as = await serverOf(provider);
@@ -303,7 +305,9 @@ export function bindOAuth(rt: Runtime) {
           type: provider.type,
           providerAccountId: user.id!,
         } as Account;
-        return { user, account, emailVerified: input.profile.email_verified === true };
+        // Some providers (Apple) send the flag as a string.
+        const verified: unknown = input.profile.email_verified;
+        return { user, account, emailVerified: verified === true || verified === "true" };
       }),
 
       completeSignIn: bindSignInCompletion(rt),
@@ -318,6 +322,21 @@ export function bindOAuth(rt: Runtime) {
       }),
     },
   });
+}
+
+/**
+ * Apple posts the person's name, on the first sign-in only, as a JSON `user` field next to the
+ * code. It is not signed, so it is offered to `profile()` as `user` and never overrides a claim.
+ */
+function formPostUser(params: URLSearchParams): { user?: unknown } {
+  const raw = params.get("user");
+  if (!raw || raw.length > 4096) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? { user: parsed } : {};
+  } catch {
+    return {};
+  }
 }
 
 function oauth_b64(segment: string): Uint8Array {

@@ -84,9 +84,9 @@ export interface OAuth2Config<P extends Profile = Profile> extends CommonProvide
   checks?: OAuthCheck[];
   client?: OAuthClientSettings;
   /** Maps the provider's profile to a user. Default: id, name, email, image from standard claims. */
-  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+  profile?(profile: P, tokens: TokenSet): Awaitable<User>;
   /** Picks what is stored of the token set. Default: access/id/refresh token, expires_at, scope, token_type, session_state. */
-  account?: (tokens: TokenSet) => Partial<Account> | undefined | null;
+  account?(tokens: TokenSet): Partial<Account> | undefined | null;
   allowDangerousEmailAccountLinking?: boolean;
   redirectProxyUrl?: string;
   style?: ProviderStyle;

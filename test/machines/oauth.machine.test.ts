@@ -134,7 +134,7 @@ describe("OAuth machine", () => {
     expect(effects.restoreChecks).toHaveBeenCalledWith({ providerId: "github", req: callbackReq });
     expect(effects.validateCallback).toHaveBeenCalledWith({ providerId: "github", params: answer, checks });
     expect(effects.exchangeCode).toHaveBeenCalledWith({ providerId: "github", callbackParams: validated, checks });
-    expect(effects.fetchProfile).toHaveBeenCalledWith({ providerId: "github", tokens });
+    expect(effects.fetchProfile).toHaveBeenCalledWith({ providerId: "github", tokens, callbackParams: validated });
     expect(effects.mapProfile).toHaveBeenCalledWith({ providerId: "github", profile, tokens });
   });
 

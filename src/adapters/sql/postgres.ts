@@ -22,7 +22,14 @@ export function postgresAdapter(poolConfig: PoolConfig | string, options: Postgr
     dialect: new PostgresDialect({
       pool: async () => {
         const { default: pg } = await importDriver("postgresAdapter", "pg", () => import("pg"));
-        return new pg.Pool(config);
+        const pool = new pg.Pool(config);
+        // A connection that drops (database restart, network) emits "error" on the pool when idle and on
+        // the client when checked out (Kysely listens on neither); unheard, either event crashes the
+        // process. The queries in flight still reject with the error; the pool reconnects on next use.
+        const ignore = () => {};
+        pool.on("error", ignore);
+        pool.on("connect", (client) => client.on("error", ignore));
+        return pool;
       },
     }),
   });
