@@ -5,6 +5,7 @@
 import type { AnyStateMachine } from "xstate";
 import { credentialsSignInMachine } from "./credentials-signin.machine.js";
 import { databaseSessionMachine } from "./database-session.machine.js";
+import { emailMachine } from "./email.machine.js";
 import { oauthMachine } from "./oauth.machine.js";
 import { signInCompletionMachine } from "./signin-completion.machine.js";
 import { sessionMachine } from "./session.machine.js";
@@ -12,6 +13,7 @@ import { signOutMachine } from "./signout.machine.js";
 
 export * from "./credentials-signin.machine.js";
 export * from "./database-session.machine.js";
+export * from "./email.machine.js";
 export * from "./oauth.machine.js";
 export * from "./signin-completion.machine.js";
 export * from "./session.machine.js";
@@ -22,6 +24,7 @@ export type { FlowFailure } from "./shared.js";
 export const allMachines: Record<string, AnyStateMachine> = {
   credentialsSignIn: credentialsSignInMachine,
   databaseSession: databaseSessionMachine,
+  email: emailMachine,
   oauth: oauthMachine,
   signInCompletion: signInCompletionMachine,
   session: sessionMachine,

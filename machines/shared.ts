@@ -17,7 +17,15 @@ export interface FlowFailure {
   /** The error thrown by an effect, or one the machine chose (e.g. `AccessDenied`). */
   error: unknown;
   /** The error type the machine decided on when the effect's own error is not the point. */
-  as?: "AccessDenied" | "CredentialsSignin" | "Configuration" | "SessionTokenError" | "OAuthAccountNotLinked" | "OAuthCallbackError";
+  as?:
+    | "AccessDenied"
+    | "CredentialsSignin"
+    | "Configuration"
+    | "SessionTokenError"
+    | "OAuthAccountNotLinked"
+    | "OAuthCallbackError"
+    | "EmailSignInError"
+    | "Verification";
 }
 
 export type { SetCookie };

@@ -69,6 +69,7 @@ export const signInCompletionMachine = setup({
     createUserWithAccount: effect<AdapterUser, { user: User; account: Account; emailVerified: boolean }>(
       "createUserWithAccount",
     ),
+    markEmailVerified: effect<AdapterUser, { userId: string }>("markEmailVerified"),
     issueSession: effect<
       SetCookie[],
       { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestContext }
@@ -80,6 +81,7 @@ export const signInCompletionMachine = setup({
     rememberEmailUser: assign((_, emailUser: AdapterUser | null) => (emailUser ? { emailUser } : {})),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
     rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
+    rememberVerifiedUser: assign((_, storedUser: AdapterUser) => ({ storedUser })),
     noteLinkedAccount: assign(({ context }, user: AdapterUser) => ({
       storedUser: user,
       events: [...context.events, { type: "linkAccount" as const, user, account: context.account, profile: context.user }],
@@ -118,11 +120,15 @@ export const signInCompletionMachine = setup({
     alreadySignedIn: ({ context }) => context.currentUserId !== undefined,
     hasEmail: ({ context }) => typeof context.user.email === "string" && context.user.email.length > 0,
     emailTaken: ({ context }) => context.emailUser !== undefined,
-    // Opt-in per provider, and never onto an address nobody verified, nor from a provider that says it is unverified.
+    // An email link proves the address, so it signs in as the user who has it. Otherwise: opt-in per
+    // provider, and never onto an address nobody verified, nor from a provider that says it is unverified.
     emailLinkAllowed: ({ context }) =>
-      context.provider.allowDangerousEmailAccountLinking &&
-      context.emailUser?.emailVerified != null &&
-      context.emailVerified,
+      context.emailUser !== undefined &&
+      (context.provider.type === "email" ||
+        (context.provider.allowDangerousEmailAccountLinking && context.emailUser.emailVerified != null && context.emailVerified)),
+    // A followed email link verifies the address of the user it signs in, if nobody had before.
+    emailNowVerified: ({ context }) =>
+      context.provider.type === "email" && context.storedUser !== undefined && context.storedUser.emailVerified == null,
   },
 }).createMachine({
   id: "signInCompletion",
@@ -173,7 +179,7 @@ export const signInCompletionMachine = setup({
     checkingOwnership: {
       always: [
         { guard: "accountOfAnotherSignedInUser", target: "notLinked" },
-        { guard: "accountKnown", target: "issuingSession" },
+        { guard: "accountKnown", target: "verifyingEmail" },
         { guard: "alreadySignedIn", target: "linkingToCurrentUser" },
         { guard: "hasEmail", target: "lookingUpEmail" },
         { target: "creatingUser" },
@@ -183,7 +189,7 @@ export const signInCompletionMachine = setup({
       invoke: {
         src: "linkAccount",
         input: ({ context }) => ({ userId: context.currentUserId!, account: context.account }),
-        onDone: { target: "issuingSession", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
+        onDone: { target: "verifyingEmail", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
@@ -206,7 +212,7 @@ export const signInCompletionMachine = setup({
       invoke: {
         src: "linkAccount",
         input: ({ context }) => ({ userId: context.emailUser!.id, account: context.account }),
-        onDone: { target: "issuingSession", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
+        onDone: { target: "verifyingEmail", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
@@ -215,6 +221,17 @@ export const signInCompletionMachine = setup({
         src: "createUserWithAccount",
         input: ({ context }) => ({ user: context.user, account: context.account, emailVerified: context.emailVerified }),
         onDone: { target: "issuingSession", actions: { type: "noteCreatedUser", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    verifyingEmail: {
+      always: [{ guard: "emailNowVerified", target: "markingEmailVerified" }, { target: "issuingSession" }],
+    },
+    markingEmailVerified: {
+      invoke: {
+        src: "markEmailVerified",
+        input: ({ context }) => ({ userId: context.storedUser!.id }),
+        onDone: { target: "issuingSession", actions: { type: "rememberVerifiedUser", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },

@@ -184,6 +184,8 @@ export const clientSafeErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "AccessDenied",
   "AccountNotLinked",
   "CredentialsSignin",
+  // Beyond DESIGN.md's list: an address the email provider refused is the person's input, not a server fault.
+  "EmailSignInError",
   "MissingCSRF",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",

@@ -28,6 +28,7 @@ import {
   showVerifyRequest,
   signInPageUrl,
 } from "./flows/pages.js";
+import { bindEmail, handleEmailCallback, handleEmailSignIn, type BoundEmail } from "./flows/email.js";
 import { bindDatabaseSession, type BoundDatabaseSession } from "./flows/database-session.js";
 import { bindOAuth, handleOAuthCallback, handleOAuthSignIn, type BoundOAuth } from "./flows/oauth.js";
 import { bindSessionMachine, handleSession, type BoundSessionMachine } from "./flows/session.js";
@@ -38,10 +39,11 @@ import type { RequestContext } from "./request-context.js";
 import { toResponse, type ResponsePlan } from "./response.js";
 import { buildContext } from "./router.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
-import type { AuthConfig, AuthConfigInput, ProviderConfig } from "./types.js";
+import type { AuthConfig, AuthConfigInput, EmailConfig, ProviderConfig } from "./types.js";
 
 interface Flows {
   credentialsSignIn: BoundCredentialsSignIn;
+  email: BoundEmail;
   oauth: BoundOAuth;
   session: { jwt: BoundSessionMachine; database: BoundDatabaseSession };
   signOut: BoundSignOut;
@@ -55,6 +57,7 @@ function flowsOf(rt: Runtime): Flows {
   if (!flows) {
     flows = {
       credentialsSignIn: bindCredentialsSignIn(rt),
+      email: bindEmail(rt),
       oauth: bindOAuth(rt),
       session: { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) },
       signOut: bindSignOut(rt),
@@ -136,6 +139,7 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
       case "callback": {
         const provider = callbackProvider(rt, ctx);
         if (isOAuth(provider)) return oauthCallback(rt, flows, ctx, provider);
+        if (provider.type === "email") return handleEmailCallback(rt, flows.email, ctx, provider as EmailConfig);
         return unsupportedFlow(ctx);
       }
       case "webauthn-options":
@@ -165,6 +169,7 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
       // Credentials are posted to /callback/:provider; a POST here only asks for the form.
       if (provider.type === "credentials") return { redirect: signInPageUrl(rt, ctx) };
       if (isOAuth(provider)) return handleOAuthSignIn(rt, flows.oauth, ctx, provider);
+      if (provider.type === "email") return handleEmailSignIn(rt, flows.email, ctx, provider as EmailConfig);
       return unsupportedFlow(ctx);
     }
     case "callback": {

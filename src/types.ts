@@ -177,7 +177,36 @@ export interface ProviderStyle {
   text?: string;
 }
 
-/** Placeholder shape for provider types whose flows are not built yet (oauth, oidc, email, webauthn). */
+/** What `sendVerificationRequest` receives: where to send, the link, and the context to render it. */
+export interface SendVerificationRequestParams {
+  identifier: string;
+  url: string;
+  expires: Date;
+  provider: EmailConfig;
+  token: string;
+  theme: Theme;
+  request: Request;
+}
+
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email";
+  /** SMTP server for the default sender: a connection URL or nodemailer transport options. */
+  server?: string | Record<string, unknown>;
+  /** The sender address of the default sender. */
+  from?: string;
+  /** Seconds a link stays valid; default 24 hours. */
+  maxAge?: number;
+  /** Sends the link; the default mails it through nodemailer with `server` and `from`. */
+  sendVerificationRequest?: (params: SendVerificationRequestParams) => Awaitable<void>;
+  /** Turns what was typed into the address to use; throw to refuse it. Default: NFKC, trim, lowercase, one plain address. */
+  normalizeIdentifier?: (identifier: string) => string;
+  /** The token put in the link; default 32 random bytes as hex. */
+  generateVerificationToken?: () => Awaitable<string>;
+  style?: ProviderStyle;
+  options?: Partial<Omit<EmailConfig, "options" | "type">>;
+}
+
+/** Placeholder shape for provider types whose flows are not built yet (webauthn). */
 export interface OtherProviderConfig extends CommonProviderOptions {
   type: Exclude<ProviderType, "credentials">;
   style?: ProviderStyle;
@@ -185,7 +214,7 @@ export interface OtherProviderConfig extends CommonProviderOptions {
   [key: string]: unknown;
 }
 
-export type ProviderConfig = CredentialsConfig | OAuthProviderConfig | OtherProviderConfig;
+export type ProviderConfig = CredentialsConfig | OAuthProviderConfig | EmailConfig | OtherProviderConfig;
 
 /** A provider factory: listed bare (`providers: [GitHub]`) or called with overrides. */
 export type ProviderFactory<P extends ProviderConfig = ProviderConfig> = (overrides?: Partial<P>) => P;

@@ -7,6 +7,7 @@ import { defaultCookies, type ResolvedCookies } from "../cookies.js";
 import {
   ExperimentalFeatureNotEnabled,
   InvalidConfiguration,
+  MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
@@ -135,7 +136,10 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
     if (provider.type === "webauthn" && !config.experimental?.enableWebAuthn) {
       throw new ExperimentalFeatureNotEnabled(`${where}: WebAuthn is experimental; set experimental.enableWebAuthn.`);
     }
-    if (provider.type === "email" || provider.type === "webauthn") {
+    if (provider.type === "email" && typeof (provider as { sendVerificationRequest?: unknown }).sendVerificationRequest !== "function") {
+      throw new InvalidConfiguration(`${where}: an email provider needs a \`server\` or a \`sendVerificationRequest\`.`);
+    }
+    if (provider.type === "webauthn") {
       throw new UnsupportedStrategy(`${where}: providers of type "${provider.type}" are not supported by this version yet.`);
     }
   });
@@ -145,6 +149,7 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
 const NEEDED_METHODS = {
   database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
   accounts: ["getUserByAccount", "getUserByEmail", "getUser", "createUser", "linkAccount"],
+  email: ["createVerificationToken", "useVerificationToken", "updateUser"],
 } as const;
 
 /** A configuration that will call an adapter method the adapter lacks fails now, naming them all. */
@@ -152,10 +157,17 @@ function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database"
   if (strategy === "database" && !adapter) {
     throw new InvalidConfiguration("session.strategy: the database strategy needs an `adapter`.");
   }
+  const email = providers.find((p) => p.type === "email");
+  if (email && !adapter) {
+    throw new MissingAdapter(`providers (${email.id}): email sign-in stores its tokens through an \`adapter\`; none is set.`);
+  }
   if (!adapter) return;
   const needed = new Set<string>();
   if (strategy === "database") NEEDED_METHODS.database.forEach((m) => needed.add(m));
-  if (providers.some((p) => p.type === "oauth" || p.type === "oidc")) NEEDED_METHODS.accounts.forEach((m) => needed.add(m));
+  if (providers.some((p) => p.type === "oauth" || p.type === "oidc" || p.type === "email")) {
+    NEEDED_METHODS.accounts.forEach((m) => needed.add(m));
+  }
+  if (providers.some((p) => p.type === "email")) NEEDED_METHODS.email.forEach((m) => needed.add(m));
   const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function");
   if (missing.length) {
     throw new MissingAdapterMethods(`adapter: the configuration needs the adapter methods ${missing.join(", ")}.`);

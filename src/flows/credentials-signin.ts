@@ -12,6 +12,9 @@ import {
   CredentialsSignin,
   OAuthAccountNotLinked,
   OAuthCallbackError,
+  EmailSignInError,
+  InvalidConfiguration,
+  Verification,
 } from "../errors.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
@@ -41,6 +44,11 @@ export function refusalError(failure: Extract<CredentialsSignInOutput, { outcome
   if (error instanceof CredentialsSignin) return error;
   if (as === "CredentialsSignin") return new CredentialsSignin();
   if (as === "OAuthAccountNotLinked") return new OAuthAccountNotLinked("The account is already linked to another user.");
+  if (as === "EmailSignInError") return error instanceof EmailSignInError ? error : new EmailSignInError({ cause: error });
+  if (as === "Verification") return new Verification("The sign-in link is invalid, used or expired.");
+  if (as === "Configuration" && !(error instanceof AuthError)) {
+    return new InvalidConfiguration(error instanceof Error ? error.message : "The flow failed.", { cause: error });
+  }
   if (as === "OAuthCallbackError") {
     if (error instanceof OAuthCallbackError) return error;
     const message = error instanceof Error ? error.message : "The OAuth callback could not be completed.";

@@ -36,10 +36,9 @@ import type { ResponsePlan } from "../response.js";
 import { decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
 import { loadDatabaseSession } from "../session/database-session.js";
 import type { Account, Profile, User } from "../types.js";
-import { customPageUrl } from "./pages.js";
 import { refusalError } from "./credentials-signin.js";
 import { runMachine } from "./run.js";
-import { bindSignInCompletion } from "./signin-completion.js";
+import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
 const RESERVED_PARAMS = new Set([
@@ -312,14 +311,7 @@ export function bindOAuth(rt: Runtime) {
 
       completeSignIn: bindSignInCompletion(rt),
 
-      resolveRedirect: fromPromise(async ({ input }) => {
-        const target = await resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect);
-        if (input.isNewUser) {
-          const newUser = customPageUrl(rt, input.req, "newUser", new URLSearchParams({ callbackUrl: target }));
-          if (newUser) return newUser;
-        }
-        return target;
-      }),
+      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }

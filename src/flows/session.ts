@@ -5,7 +5,7 @@
 import { fromPromise } from "xstate";
 import { sessionMachine } from "../../machines/session.machine.js";
 import type { Runtime } from "../config/runtime.js";
-import { JWTSessionError } from "../errors.js";
+import { JWTSessionError, SessionTokenError } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { clearSessionCookies, decodeSessionToken, encodeSessionCookies, readSessionCookie } from "../session/jwt-session.js";
@@ -61,10 +61,16 @@ export async function handleSession(
   const headers = { "Cache-Control": "private, no-cache, no-store" };
   if (output.outcome === "active") return { json: output.session, cookies: output.cookies, headers };
   if (output.outcome === "invalid") {
-    if (output.failure?.error !== undefined) {
-      rt.logger.error("JWTSessionError", new JWTSessionError({ cause: output.failure.error }));
+    const failed = output.failure?.error !== undefined;
+    const database = rt.session.strategy === "database";
+    if (failed) {
+      const error = database ? new SessionTokenError({ cause: output.failure!.error }) : new JWTSessionError({ cause: output.failure!.error });
+      rt.logger.error(error.type, error);
     }
-    return { json: null, status: update ? 400 : 200, cookies: token ? clearSessionCookies(ctx) : [], headers };
+    // Fail closed, but a database session the store could not read (an outage) was not rejected:
+    // its cookie stays, so the person is signed in again once the store is back.
+    const clear = Boolean(token) && !(database && failed);
+    return { json: null, status: update ? 400 : 200, cookies: clear ? clearSessionCookies(ctx) : [], headers };
   }
   return { json: null, status: update ? 400 : 200, headers };
 }

@@ -9,7 +9,10 @@ import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { AdapterError } from "../errors.js";
 import { issueDatabaseSession, requireAdapter } from "../session/database-session.js";
 import { issueJwtSession } from "../session/jwt-session.js";
+import { resolveRedirectUrl } from "../redirect.js";
+import type { RequestContext } from "../request-context.js";
 import type { Account, AdapterAccount, AdapterUser, User } from "../types.js";
+import { customPageUrl } from "./pages.js";
 
 function storedAccount(account: Account, userId: string): AdapterAccount {
   return { ...account, userId } as AdapterAccount;
@@ -43,11 +46,26 @@ export async function createUserWithAccount(
     try {
       await adapter.deleteUser?.(created.id);
     } catch (cleanup) {
-      rt.logger.error("AdapterError", new AdapterError("Could not remove a user whose account failed to link.", { cause: cleanup }));
+      // Left behind, the user would refuse this person's next sign-in (OAuthAccountNotLinked): name it.
+      const message = `Could not remove the user ${JSON.stringify(created.id)} whose account failed to link; remove it by hand.`;
+      rt.logger.error("AdapterError", new AdapterError(message, { cause: cleanup }));
     }
     throw error;
   }
   return created;
+}
+
+/** Where a completed sign-in goes: `pages.newUser` for a first sign-in (carrying the callback URL), else the callback URL. */
+export async function resolveSignInRedirect(
+  rt: Runtime,
+  input: { url: string; isNewUser: boolean; req: RequestContext },
+): Promise<string> {
+  const target = await resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect);
+  if (input.isNewUser) {
+    const newUser = customPageUrl(rt, input.req, "newUser", new URLSearchParams({ callbackUrl: target }));
+    if (newUser) return newUser;
+  }
+  return target;
 }
 
 export function bindSignInCompletion(rt: Runtime) {
@@ -66,6 +84,11 @@ export function bindSignInCompletion(rt: Runtime) {
         return user;
       }),
       createUserWithAccount: fromPromise(({ input }) => createUserWithAccount(rt, input.user, input.account, input.emailVerified)),
+      markEmailVerified: fromPromise(async ({ input }) => {
+        const user = await requireAdapter(rt).updateUser!({ id: input.userId, emailVerified: new Date() });
+        await rt.events.updateUser?.({ user });
+        return user;
+      }),
       issueSession: fromPromise(async ({ input }) => {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");

@@ -1,0 +1,248 @@
+/**
+ * Email magic-link sign-in: request a link, send it, follow it. The first request normalises and
+ * validates the address, asks the `signIn` callback (`email.verificationRequest: true`), stores a
+ * keyed hash of a random token and mails the link; if the mail cannot be sent the token is withdrawn,
+ * so nothing is left half-way. The flow then rests in `awaitingLink` (its state lives in the
+ * store, not in a cookie). Following the link consumes the token — once, and only together with
+ * its address — and the shared sign-in completion issues the session.
+ */
+import { assign, enqueueActions, setup } from "xstate";
+import type { Account, User } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  signInCompletionMachine,
+  type CompletionEvent,
+  type SignInCompletionOutput,
+} from "./signin-completion.machine.js";
+
+export interface EmailInput {
+  providerId: string;
+  /** The address as typed; untrusted until normalised and validated. */
+  email: string;
+  /** Where the person asked to go afterwards (untrusted until judged by the redirect callback). */
+  callbackUrl: string;
+  req: RequestContext;
+}
+
+/** The link was followed: its token and address, and the request that carried them. */
+export type EmailLinkEvent = { type: "link.followed"; token: string; email: string; req: RequestContext };
+
+export interface EmailContext extends EmailInput {
+  /** The normalised address: the one the link is sent to and the one it signs in. */
+  identifier?: string;
+  /** The raw token, only between creating and mailing it (the store keeps a keyed hash). */
+  token?: string;
+  expires?: string;
+  linkToken?: string;
+  sessionCookies: SetCookie[];
+  isNewUser: boolean;
+  redirectTo?: string;
+  failure?: FlowFailure;
+  events: CompletionEvent[];
+}
+
+export type EmailOutput =
+  | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "diverted"; redirectTo: string }
+  | { outcome: "refused"; failure: FlowFailure };
+
+export type EmailEmitted = CompletionEvent;
+
+type SignInResult = boolean | string;
+
+export const emailMachine = setup({
+  types: {
+    input: {} as EmailInput,
+    context: {} as EmailContext,
+    events: {} as EmailLinkEvent,
+    output: {} as EmailOutput,
+    emitted: {} as EmailEmitted,
+  },
+  actors: {
+    normalizeIdentifier: effect<string, { providerId: string; email: string }>("normalizeIdentifier"),
+    checkVerificationRequest: effect<SignInResult, { providerId: string; identifier: string }>("checkVerificationRequest"),
+    createToken: effect<{ token: string; expires: string }, { providerId: string; identifier: string }>("createToken"),
+    sendLink: effect<
+      void,
+      { providerId: string; identifier: string; token: string; expires: string; callbackUrl: string; req: RequestContext }
+    >("sendLink"),
+    withdrawToken: effect<void, { providerId: string; identifier: string; token: string }>("withdrawToken"),
+    consumeToken: effect<boolean, { providerId: string; identifier: string; token: string }>("consumeToken"),
+    completeSignIn: signInCompletionMachine,
+    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberIdentifier: assign((_, identifier: string) => ({ identifier })),
+    rememberToken: assign((_, made: { token: string; expires: string }) => made),
+    // The raw token is not kept once it is mailed: only the link carries it from here on.
+    forgetToken: assign({ token: undefined }),
+    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
+    takeLink: assign((_, event: EmailLinkEvent) => ({ linkToken: event.token, email: event.email, req: event.req })),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
+      done.outcome === "signedIn"
+        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser, events: done.events }
+        : done.outcome === "diverted"
+          ? { redirectTo: done.redirectTo }
+          : { failure: done.failure },
+    ),
+    announce: enqueueActions(({ enqueue, context }) => {
+      for (const event of context.events) enqueue.emit(event);
+    }),
+  },
+  guards: {
+    signInAllowed: (_, result: SignInResult) => result === true,
+    // An empty string is no destination: it refuses like `false`.
+    signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
+    tokenValid: (_, consumed: boolean) => consumed,
+    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
+      params.done.outcome === params.outcome,
+  },
+}).createMachine({
+  id: "email",
+  context: ({ input }) => ({ ...input, sessionCookies: [], isNewUser: false, events: [] }),
+  initial: "normalizing",
+  states: {
+    normalizing: {
+      invoke: {
+        src: "normalizeIdentifier",
+        input: ({ context }) => ({ providerId: context.providerId, email: context.email }),
+        onDone: { target: "checkingRequest", actions: { type: "rememberIdentifier", params: ({ event }) => event.output } },
+        onError: {
+          target: "refused",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "EmailSignInError" as const }) },
+        },
+      },
+    },
+    checkingRequest: {
+      invoke: {
+        src: "checkVerificationRequest",
+        input: ({ context }) => ({ providerId: context.providerId, identifier: context.identifier! }),
+        onDone: [
+          { guard: { type: "signInAllowed", params: ({ event }) => event.output }, target: "creatingToken" },
+          {
+            guard: { type: "signInDiverted", params: ({ event }) => event.output },
+            target: "diverted",
+            actions: { type: "rememberRedirect", params: ({ event }) => event.output as string },
+          },
+          { target: "refused", actions: { type: "recordFailure", params: { error: undefined, as: "AccessDenied" as const } } },
+        ],
+        onError: {
+          target: "refused",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "AccessDenied" as const }) },
+        },
+      },
+    },
+    creatingToken: {
+      invoke: {
+        src: "createToken",
+        input: ({ context }) => ({ providerId: context.providerId, identifier: context.identifier! }),
+        onDone: { target: "sendingLink", actions: { type: "rememberToken", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    sendingLink: {
+      invoke: {
+        src: "sendLink",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          identifier: context.identifier!,
+          token: context.token!,
+          expires: context.expires!,
+          callbackUrl: context.callbackUrl,
+          req: context.req,
+        }),
+        onDone: { target: "awaitingLink", actions: "forgetToken" },
+        onError: {
+          target: "withdrawingToken",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "Configuration" as const }) },
+        },
+      },
+    },
+    withdrawingToken: {
+      invoke: {
+        src: "withdrawToken",
+        input: ({ context }) => ({ providerId: context.providerId, identifier: context.identifier!, token: context.token! }),
+        onDone: { target: "failed", actions: "forgetToken" },
+        onError: { target: "failed", actions: "forgetToken" },
+      },
+    },
+    // The flow rests here until the link is followed: no invoke, no timer, nothing in a cookie.
+    awaitingLink: {
+      on: {
+        "link.followed": { target: "normalizingLink", actions: { type: "takeLink", params: ({ event }) => event } },
+      },
+    },
+    normalizingLink: {
+      invoke: {
+        src: "normalizeIdentifier",
+        input: ({ context }) => ({ providerId: context.providerId, email: context.email }),
+        onDone: { target: "consumingToken", actions: { type: "rememberIdentifier", params: ({ event }) => event.output } },
+        onError: {
+          target: "refused",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "Verification" as const }) },
+        },
+      },
+    },
+    consumingToken: {
+      invoke: {
+        src: "consumeToken",
+        input: ({ context }) => ({ providerId: context.providerId, identifier: context.identifier!, token: context.linkToken! }),
+        onDone: [
+          { guard: { type: "tokenValid", params: ({ event }) => event.output }, target: "completing" },
+          { target: "refused", actions: { type: "recordFailure", params: { error: undefined, as: "Verification" as const } } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    completing: {
+      invoke: {
+        src: "completeSignIn",
+        input: ({ context }) => ({
+          provider: { id: context.providerId, type: "email" as const, allowDangerousEmailAccountLinking: false },
+          user: { email: context.identifier! } satisfies User,
+          account: { provider: context.providerId, providerAccountId: context.identifier!, type: "email" } satisfies Account,
+          // Following the link proves the address.
+          emailVerified: true,
+          hasAdapter: true,
+          req: context.req,
+        }),
+        onDone: [
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            target: "resolvingRedirect",
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            target: "diverted",
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
+          },
+          { target: "failed", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    resolvingRedirect: {
+      invoke: {
+        src: "resolveRedirect",
+        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, req: context.req }),
+        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    signedIn: {
+      type: "final",
+      entry: "announce",
+      output: ({ context }) => ({ outcome: "signedIn", redirectTo: context.redirectTo!, cookies: context.sessionCookies }),
+    },
+    diverted: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo! }),
+    },
+    refused: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
+    failed: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
+  },
+  output: ({ event }) => event.output as EmailOutput,
+});

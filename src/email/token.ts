@@ -1,0 +1,22 @@
+/**
+ * Email sign-in tokens: random, mailed once in the link, stored only as a keyed hash (HMAC-SHA256
+ * with the secret), so the store never holds a usable token. With rotated secrets the newest hashes
+ * new tokens and every secret is tried when a link is followed.
+ */
+const encoder = new TextEncoder();
+
+function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
+/** 32 random bytes as hex. */
+export function randomToken(): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+export async function hashToken(token: string, secret: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`appauth email token:${token}`))));
+}

@@ -1,0 +1,169 @@
+/**
+ * POST /signin/:provider and GET /callback/:provider for email providers: the effects of the
+ * email machine. The link's token is random, stored only as a keyed hash, expires after the
+ * provider's `maxAge`, works once, and only together with the address it was sent to.
+ */
+import { fromPromise } from "xstate";
+import { emailMachine, type EmailContext } from "../../machines/email.machine.js";
+import type { Runtime } from "../config/runtime.js";
+import { normalizeEmail } from "../email/identifier.js";
+import { hashToken, randomToken } from "../email/token.js";
+import { AuthError, EmailSignInError } from "../errors.js";
+import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import type { RequestContext } from "../request-context.js";
+import type { ResponsePlan } from "../response.js";
+import { requireAdapter } from "../session/database-session.js";
+import type { EmailConfig } from "../types.js";
+import { refusalError } from "./credentials-signin.js";
+import { runMachine } from "./run.js";
+import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
+
+/** Characters no single address may hold, whatever a custom normaliser returns. */
+const UNSAFE = /[\s,;<>"()\\[\]\u0000-\u001f\u007f]/;
+
+function emailProvider(rt: Runtime, id: string): EmailConfig {
+  return rt.providerById.get(id) as EmailConfig;
+}
+
+/** The provider's normaliser (or the default), and a last check that one plain address came out. */
+export function normalizeFor(provider: EmailConfig, raw: string): string {
+  if (!provider.normalizeIdentifier) return normalizeEmail(raw);
+  let address: unknown;
+  try {
+    address = provider.normalizeIdentifier(raw);
+  } catch (error) {
+    throw new EmailSignInError("The email address was refused.", { cause: error });
+  }
+  if (typeof address !== "string" || address.split("@").length !== 2 || UNSAFE.test(address)) {
+    throw new EmailSignInError("normalizeIdentifier did not return one plain address.");
+  }
+  return address;
+}
+
+export function bindEmail(rt: Runtime) {
+  return emailMachine.provide({
+    actors: {
+      normalizeIdentifier: fromPromise(async ({ input }) => normalizeFor(emailProvider(rt, input.providerId), input.email)),
+
+      checkVerificationRequest: fromPromise(async ({ input }) => {
+        const existing = await requireAdapter(rt).getUserByEmail!(input.identifier);
+        return rt.callbacks.signIn({
+          user: existing ?? { id: input.identifier, email: input.identifier },
+          account: { provider: input.providerId, providerAccountId: input.identifier, type: "email" },
+          email: { verificationRequest: true },
+        });
+      }),
+
+      createToken: fromPromise(async ({ input }) => {
+        const provider = emailProvider(rt, input.providerId);
+        const token = (await provider.generateVerificationToken?.()) ?? randomToken();
+        const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000);
+        await requireAdapter(rt).createVerificationToken!({
+          identifier: input.identifier,
+          token: await hashToken(token, rt.secrets[0]!),
+          expires,
+        });
+        return { token, expires: expires.toISOString() };
+      }),
+
+      sendLink: fromPromise(async ({ input }) => {
+        const provider = emailProvider(rt, input.providerId);
+        const callbackUrl = await resolveRedirectUrl(input.callbackUrl, input.req, rt.callbacks.redirect);
+        const link = new URL(`${input.req.baseUrl}/callback/${encodeURIComponent(provider.id)}`);
+        link.search = new URLSearchParams({ callbackUrl, token: input.token, email: input.identifier }).toString();
+        await provider.sendVerificationRequest!({
+          identifier: input.identifier,
+          url: link.href,
+          expires: new Date(input.expires),
+          provider,
+          token: input.token,
+          theme: rt.theme,
+          request: input.req.request,
+        });
+      }),
+
+      withdrawToken: fromPromise(async ({ input }) => {
+        await requireAdapter(rt).useVerificationToken!({
+          identifier: input.identifier,
+          token: await hashToken(input.token, rt.secrets[0]!),
+        });
+      }),
+
+      consumeToken: fromPromise(async ({ input }) => {
+        if (!input.token || input.token.length > 512) return false;
+        const adapter = requireAdapter(rt);
+        // Tokens are hashed with the newest secret; older ones still open links sent before a rotation.
+        for (const secret of rt.secrets) {
+          const used = await adapter.useVerificationToken!({ identifier: input.identifier, token: await hashToken(input.token, secret) });
+          if (used) return used.expires.valueOf() > Date.now();
+        }
+        return false;
+      }),
+
+      completeSignIn: bindSignInCompletion(rt),
+
+      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
+    },
+  });
+}
+
+export type BoundEmail = ReturnType<typeof bindEmail>;
+
+/** POST /signin/:provider: mail the link, then on to the verify-request page. */
+export async function handleEmailSignIn(
+  rt: Runtime,
+  machine: BoundEmail,
+  ctx: RequestContext,
+  provider: EmailConfig,
+): Promise<ResponsePlan | AuthError> {
+  const requested = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
+  const result = await runMachine(
+    rt,
+    machine,
+    {
+      providerId: provider.id,
+      email: typeof ctx.body.email === "string" ? ctx.body.email : "",
+      callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+      req: ctx,
+    },
+    { until: "awaitingLink" },
+  );
+  if (!result.done) {
+    const params = new URLSearchParams({ provider: provider.id, type: "email" });
+    return { redirect: `${ctx.baseUrl}/verify-request?${params}` };
+  }
+  const output = result.output;
+  if (output.outcome === "diverted") return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
+  if (output.outcome === "refused") return refusalError(output.failure);
+  return { redirect: ctx.origin };
+}
+
+/** GET /callback/:provider: the link was followed; resume the flow where it rested. */
+export async function handleEmailCallback(
+  rt: Runtime,
+  machine: BoundEmail,
+  ctx: RequestContext,
+  provider: EmailConfig,
+): Promise<ResponsePlan | AuthError> {
+  const context: EmailContext = {
+    providerId: provider.id,
+    email: "",
+    callbackUrl: ctx.query.get("callbackUrl") ?? ctx.origin,
+    req: ctx,
+    sessionCookies: [],
+    isNewUser: false,
+    events: [],
+  };
+  const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: ctx };
+  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingLink", context, event } });
+  if (!result.done) throw new Error("The email flow stopped before its end.");
+  const output = result.output;
+  switch (output.outcome) {
+    case "signedIn":
+      return { redirect: output.redirectTo, cookies: output.cookies };
+    case "diverted":
+      return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
+    case "refused":
+      return refusalError(output.failure);
+  }
+}
