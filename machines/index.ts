@@ -8,6 +8,7 @@ import { databaseSessionMachine } from "./database-session.machine.js";
 import { emailMachine } from "./email.machine.js";
 import { oauthMachine } from "./oauth.machine.js";
 import { signInCompletionMachine } from "./signin-completion.machine.js";
+import { webauthnMachine } from "./webauthn.machine.js";
 import { sessionMachine } from "./session.machine.js";
 import { signOutMachine } from "./signout.machine.js";
 
@@ -16,6 +17,7 @@ export * from "./database-session.machine.js";
 export * from "./email.machine.js";
 export * from "./oauth.machine.js";
 export * from "./signin-completion.machine.js";
+export * from "./webauthn.machine.js";
 export * from "./session.machine.js";
 export * from "./signout.machine.js";
 export type { FlowFailure } from "./shared.js";
@@ -27,6 +29,7 @@ export const allMachines: Record<string, AnyStateMachine> = {
   email: emailMachine,
   oauth: oauthMachine,
   signInCompletion: signInCompletionMachine,
+  webauthn: webauthnMachine,
   session: sessionMachine,
   signOut: signOutMachine,
 };

@@ -25,7 +25,8 @@ export interface FlowFailure {
     | "OAuthAccountNotLinked"
     | "OAuthCallbackError"
     | "EmailSignInError"
-    | "Verification";
+    | "Verification"
+    | "WebAuthnVerificationError";
 }
 
 export type { SetCookie };

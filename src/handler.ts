@@ -28,6 +28,8 @@ import {
   showVerifyRequest,
   signInPageUrl,
 } from "./flows/pages.js";
+import { bindWebAuthn, handleWebAuthnCallback, handleWebAuthnOptions, type BoundWebAuthn } from "./flows/webauthn.js";
+import type { WebAuthnConfig } from "./providers/webauthn.js";
 import { bindEmail, handleEmailCallback, handleEmailSignIn, type BoundEmail } from "./flows/email.js";
 import { bindDatabaseSession, type BoundDatabaseSession } from "./flows/database-session.js";
 import { bindOAuth, handleOAuthCallback, handleOAuthSignIn, type BoundOAuth } from "./flows/oauth.js";
@@ -43,6 +45,7 @@ import type { AuthConfig, AuthConfigInput, EmailConfig, ProviderConfig } from ".
 
 interface Flows {
   credentialsSignIn: BoundCredentialsSignIn;
+  webauthn: BoundWebAuthn;
   email: BoundEmail;
   oauth: BoundOAuth;
   session: { jwt: BoundSessionMachine; database: BoundDatabaseSession };
@@ -57,6 +60,7 @@ function flowsOf(rt: Runtime): Flows {
   if (!flows) {
     flows = {
       credentialsSignIn: bindCredentialsSignIn(rt),
+      webauthn: bindWebAuthn(rt),
       email: bindEmail(rt),
       oauth: bindOAuth(rt),
       session: { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) },
@@ -142,10 +146,11 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         if (provider.type === "email") return handleEmailCallback(rt, flows.email, ctx, provider as EmailConfig);
         return unsupportedFlow(ctx);
       }
-      case "webauthn-options":
-        // No provider type served by this version has WebAuthn options.
-        callbackProvider(rt, ctx);
+      case "webauthn-options": {
+        const provider = callbackProvider(rt, ctx);
+        if (provider.type === "webauthn") return handleWebAuthnOptions(rt, flows.webauthn, ctx, provider as WebAuthnConfig);
         return unsupportedFlow(ctx);
+      }
     }
   }
 
@@ -176,8 +181,14 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
       const provider = callbackProvider(rt, ctx);
       // A provider's form_post callback carries no CSRF token: its state and PKCE checks protect it.
       if (isOAuth(provider)) return oauthCallback(rt, flows, ctx, provider);
-      if (provider.type !== "credentials") return unsupportedFlow(ctx);
+      if (provider.type !== "credentials" && provider.type !== "webauthn") return unsupportedFlow(ctx);
       if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action callback.");
+      if (provider.type === "webauthn") {
+        const result = await handleWebAuthnCallback(rt, flows.webauthn, ctx, provider as WebAuthnConfig);
+        if ("plan" in result) return result.plan;
+        const plan = errorPlan(rt, ctx, result.error);
+        return { ...plan, cookies: [...(plan.cookies ?? []), ...result.cookies] };
+      }
       return handleCredentialsCallback(rt, flows.credentialsSignIn, ctx, provider.id);
     }
     default:

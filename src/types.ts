@@ -13,6 +13,7 @@
 import type { AuthError, CredentialsSignin } from "./errors.js";
 import type { customFetch, skipCSRFCheck } from "./symbols.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
+import type { WebAuthnConfig } from "./providers/webauthn.js";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
@@ -214,7 +215,7 @@ export interface OtherProviderConfig extends CommonProviderOptions {
   [key: string]: unknown;
 }
 
-export type ProviderConfig = CredentialsConfig | OAuthProviderConfig | EmailConfig | OtherProviderConfig;
+export type ProviderConfig = CredentialsConfig | OAuthProviderConfig | EmailConfig | WebAuthnConfig | OtherProviderConfig;
 
 /** A provider factory: listed bare (`providers: [GitHub]`) or called with overrides. */
 export type ProviderFactory<P extends ProviderConfig = ProviderConfig> = (overrides?: Partial<P>) => P;

@@ -11,7 +11,6 @@ import {
   MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
-  UnsupportedStrategy,
 } from "../errors.js";
 import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from "../jwt/index.js";
 import { createLogger } from "../logger.js";
@@ -139,9 +138,7 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
     if (provider.type === "email" && typeof (provider as { sendVerificationRequest?: unknown }).sendVerificationRequest !== "function") {
       throw new InvalidConfiguration(`${where}: an email provider needs a \`server\` or a \`sendVerificationRequest\`.`);
     }
-    if (provider.type === "webauthn") {
-      throw new UnsupportedStrategy(`${where}: providers of type "${provider.type}" are not supported by this version yet.`);
-    }
+
   });
 }
 
@@ -150,6 +147,14 @@ const NEEDED_METHODS = {
   database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
   accounts: ["getUserByAccount", "getUserByEmail", "getUser", "createUser", "linkAccount"],
   email: ["createVerificationToken", "useVerificationToken", "updateUser"],
+  webauthn: [
+    "createAuthenticator",
+    "getAuthenticator",
+    "listAuthenticatorsByUserId",
+    "updateAuthenticatorCounter",
+    "createVerificationToken",
+    "useVerificationToken",
+  ],
 } as const;
 
 /** A configuration that will call an adapter method the adapter lacks fails now, naming them all. */
@@ -157,17 +162,18 @@ function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database"
   if (strategy === "database" && !adapter) {
     throw new InvalidConfiguration("session.strategy: the database strategy needs an `adapter`.");
   }
-  const email = providers.find((p) => p.type === "email");
-  if (email && !adapter) {
-    throw new MissingAdapter(`providers (${email.id}): email sign-in stores its tokens through an \`adapter\`; none is set.`);
+  const stored = providers.find((p) => p.type === "email" || p.type === "webauthn");
+  if (stored && !adapter) {
+    throw new MissingAdapter(`providers (${stored.id}): ${stored.type} sign-in keeps its records through an \`adapter\`; none is set.`);
   }
   if (!adapter) return;
   const needed = new Set<string>();
   if (strategy === "database") NEEDED_METHODS.database.forEach((m) => needed.add(m));
-  if (providers.some((p) => p.type === "oauth" || p.type === "oidc" || p.type === "email")) {
+  if (providers.some((p) => p.type !== "credentials")) {
     NEEDED_METHODS.accounts.forEach((m) => needed.add(m));
   }
   if (providers.some((p) => p.type === "email")) NEEDED_METHODS.email.forEach((m) => needed.add(m));
+  if (providers.some((p) => p.type === "webauthn")) NEEDED_METHODS.webauthn.forEach((m) => needed.add(m));
   const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function");
   if (missing.length) {
     throw new MissingAdapterMethods(`adapter: the configuration needs the adapter methods ${missing.join(", ")}.`);

@@ -15,6 +15,7 @@ import {
   EmailSignInError,
   InvalidConfiguration,
   Verification,
+  WebAuthnVerificationError,
 } from "../errors.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
@@ -46,6 +47,9 @@ export function refusalError(failure: Extract<CredentialsSignInOutput, { outcome
   if (as === "OAuthAccountNotLinked") return new OAuthAccountNotLinked("The account is already linked to another user.");
   if (as === "EmailSignInError") return error instanceof EmailSignInError ? error : new EmailSignInError({ cause: error });
   if (as === "Verification") return new Verification("The sign-in link is invalid, used or expired.");
+  if (as === "WebAuthnVerificationError") {
+    return error instanceof WebAuthnVerificationError ? error : new WebAuthnVerificationError("The passkey did not verify.", { cause: error });
+  }
   if (as === "Configuration" && !(error instanceof AuthError)) {
     return new InvalidConfiguration(error instanceof Error ? error.message : "The flow failed.", { cause: error });
   }

@@ -338,7 +338,7 @@ function oauth_b64(segment: string): Uint8Array {
 }
 
 /** The id of the user already signed in on this browser (to link a new account to), if any. */
-async function currentUser(rt: Runtime, ctx: RequestContext): Promise<string | undefined> {
+export async function currentUser(rt: Runtime, ctx: RequestContext): Promise<string | undefined> {
   const token = readSessionCookie(ctx);
   if (!token) return undefined;
   try {

@@ -14,8 +14,27 @@ import type { RequestContext } from "../request-context.js";
 import type { Account, AdapterAccount, AdapterUser, User } from "../types.js";
 import { customPageUrl } from "./pages.js";
 
+/** An authenticator a passkey registration carries on its account until the person's user is known. */
+export interface PendingAuthenticator {
+  credentialID: string;
+  credentialPublicKey: string;
+  counter: number;
+  credentialDeviceType: string;
+  credentialBackedUp: boolean;
+  transports: string | null;
+}
+
+/** The account as stored: the user's id added, a carried authenticator left out (it is stored on its own). */
 function storedAccount(account: Account, userId: string): AdapterAccount {
-  return { ...account, userId } as AdapterAccount;
+  const { authenticator: _pending, ...rest } = account;
+  return { ...rest, userId } as AdapterAccount;
+}
+
+/** Stores the authenticator a registration carried on its account, for `userId`. */
+async function storePendingAuthenticator(rt: Runtime, account: Account, userId: string): Promise<void> {
+  const pending = account.authenticator as PendingAuthenticator | undefined;
+  if (!pending) return;
+  await requireAdapter(rt).createAuthenticator!({ ...pending, providerAccountId: account.providerAccountId, userId });
 }
 
 /**
@@ -36,19 +55,28 @@ export async function createUserWithAccount(
     image: user.image ?? null,
     emailVerified: emailVerified ? new Date() : null,
   };
-  if (adapter.createUserAndLinkAccount) {
-    return adapter.createUserAndLinkAccount(newUser, storedAccount(account, newUser.id));
-  }
-  const created = await adapter.createUser!(newUser);
+  let created: AdapterUser | undefined;
   try {
-    await adapter.linkAccount!(storedAccount(account, created.id));
+    if (adapter.createUserAndLinkAccount) {
+      created = await adapter.createUserAndLinkAccount(newUser, storedAccount(account, newUser.id));
+    } else {
+      created = await adapter.createUser!(newUser);
+      await adapter.linkAccount!(storedAccount(account, created.id));
+    }
+    // A passkey registration: its authenticator belongs with the new user, or neither stays.
+    await storePendingAuthenticator(rt, account, created.id);
   } catch (error) {
+    // The id is ours, so even a createUser whose answer was lost (the write may have committed) can be undone.
+    const userId = created?.id ?? newUser.id;
+    if (!created && adapter.createUserAndLinkAccount) throw error;
     try {
-      await adapter.deleteUser?.(created.id);
+      await adapter.deleteUser?.(userId);
     } catch (cleanup) {
       // Left behind, the user would refuse this person's next sign-in (OAuthAccountNotLinked): name it.
-      const message = `Could not remove the user ${JSON.stringify(created.id)} whose account failed to link; remove it by hand.`;
-      rt.logger.error("AdapterError", new AdapterError(message, { cause: cleanup }));
+      // (When createUser itself failed there may be nothing to remove: then the failure is only noted.)
+      const message = `Could not remove the user ${JSON.stringify(userId)} whose account failed to link; remove it by hand.`;
+      if (created) rt.logger.error("AdapterError", new AdapterError(message, { cause: cleanup }));
+      else rt.logger.debug("AdapterError", message, cleanup);
     }
     throw error;
   }
@@ -79,6 +107,7 @@ export function bindSignInCompletion(rt: Runtime) {
       linkAccount: fromPromise(async ({ input }) => {
         const adapter = requireAdapter(rt);
         await adapter.linkAccount!(storedAccount(input.account, input.userId));
+        await storePendingAuthenticator(rt, input.account, input.userId);
         const user = await adapter.getUser!(input.userId);
         if (!user) throw new AdapterError(`The user ${input.userId} an account was linked to does not exist.`);
         return user;

@@ -5,6 +5,8 @@
  *   ID token carries `sub` (the LINE user id), `name`, `picture`, and `email` when granted.
  * - For web login LINE signs ID tokens with HS256 keyed by the channel secret (ES256 is only for
  *   apps using its SDKs), hence `client.id_token_signed_response_alg: "HS256"`.
+ * - The token request carries the channel id and secret as body parameters (`client_secret_post`),
+ *   the only client authentication LINE documents.
  * - `state` is required by LINE; PKCE is supported.
  *
  * @see https://developers.line.biz/en/docs/line-login/integrate-line-login/
@@ -41,7 +43,7 @@ export default function Line<P extends LineProfile = LineProfile>(options: OAuth
     type: "oidc",
     issuer: "https://access.line.me",
     authorization: { params: { scope: "openid profile" } },
-    client: { id_token_signed_response_alg: "HS256" },
+    client: { token_endpoint_auth_method: "client_secret_post", id_token_signed_response_alg: "HS256" },
     checks: ["pkce", "state"],
     profile(profile) {
       return {

@@ -1,0 +1,280 @@
+/**
+ * Passkeys (WebAuthn): options → browser ceremony → verification, over two requests.
+ * GET /webauthn-options decides between registering and authenticating, generates the options and
+ * rests in `awaitingCredential`; the challenge is carried in an encrypted, provider-bound,
+ * short-lived cookie and recorded in the store so it works once. POST /callback resumes here with
+ * the browser's credential: the challenge is consumed, the response verified (origin, RP ID,
+ * challenge, signature, user verification, counter), and the shared sign-in completion issues the session.
+ */
+import { assign, enqueueActions, setup } from "xstate";
+import type { Account, AdapterUser, User } from "../src/types.js";
+import type { RequestContext } from "../src/request-context.js";
+import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  signInCompletionMachine,
+  type CompletionEvent,
+  type SignInCompletionOutput,
+} from "./signin-completion.machine.js";
+
+export type WebAuthnAction = "register" | "authenticate";
+
+export interface WebAuthnInput {
+  providerId: string;
+  /** The action the page asked for, if any; else it is decided from the session and the email. */
+  requestedAction?: WebAuthnAction;
+  email?: string;
+  req: RequestContext;
+}
+
+/** The browser's answer to the ceremony, posted to the callback. */
+export type WebAuthnCredentialEvent = {
+  type: "credential.received";
+  action: string;
+  response: unknown;
+  /** Where to go afterwards (untrusted until judged by the redirect callback). */
+  callbackUrl: string;
+  req: RequestContext;
+};
+
+/** What a verified ceremony says about who is signing in. */
+export interface VerifiedCredential {
+  user: User;
+  account: Account;
+  /** Authentication only: the stored user the authenticator belongs to. */
+  storedUser?: AdapterUser;
+}
+
+export interface WebAuthnContext extends WebAuthnInput {
+  action?: WebAuthnAction;
+  options?: unknown;
+  challengeCookies: SetCookie[];
+  response?: unknown;
+  postedAction?: string;
+  callbackUrl?: string;
+  challenge?: { value: string; action: WebAuthnAction; email?: string; userId?: string };
+  verified?: VerifiedCredential;
+  sessionCookies: SetCookie[];
+  isNewUser: boolean;
+  redirectTo?: string;
+  failure?: FlowFailure;
+  events: CompletionEvent[];
+  currentUserId?: string;
+}
+
+export type WebAuthnOutput =
+  | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "diverted"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "refused"; failure: FlowFailure; cookies: SetCookie[] };
+
+export type WebAuthnEmitted = CompletionEvent;
+
+type Decided = { action: WebAuthnAction; currentUserId?: string };
+type Restored = { challenge: NonNullable<WebAuthnContext["challenge"]>; clearCookies: SetCookie[]; currentUserId?: string };
+
+export const webauthnMachine = setup({
+  types: {
+    input: {} as WebAuthnInput,
+    context: {} as WebAuthnContext,
+    events: {} as WebAuthnCredentialEvent,
+    output: {} as WebAuthnOutput,
+    emitted: {} as WebAuthnEmitted,
+  },
+  actors: {
+    decideAction: effect<Decided, { providerId: string; requestedAction?: WebAuthnAction; email?: string; req: RequestContext }>(
+      "decideAction",
+    ),
+    generateOptions: effect<
+      { options: unknown; cookies: SetCookie[] },
+      { providerId: string; action: WebAuthnAction; email?: string; currentUserId?: string; req: RequestContext }
+    >("generateOptions"),
+    consumeChallenge: effect<Restored, { providerId: string; req: RequestContext }>("consumeChallenge"),
+    verifyAuthentication: effect<
+      VerifiedCredential,
+      { providerId: string; response: unknown; challenge: string; req: RequestContext }
+    >("verifyAuthentication"),
+    verifyRegistration: effect<
+      VerifiedCredential,
+      { providerId: string; response: unknown; challenge: string; email?: string; userId?: string; req: RequestContext }
+    >("verifyRegistration"),
+    completeSignIn: signInCompletionMachine,
+    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
+  },
+  actions: {
+    recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberDecision: assign((_, decided: Decided) => ({
+      action: decided.action,
+      ...(decided.currentUserId ? { currentUserId: decided.currentUserId } : {}),
+    })),
+    rememberOptions: assign((_, made: { options: unknown; cookies: SetCookie[] }) => ({
+      options: made.options,
+      challengeCookies: made.cookies,
+    })),
+    takeCredential: assign((_, event: WebAuthnCredentialEvent) => ({
+      response: event.response,
+      postedAction: event.action,
+      callbackUrl: event.callbackUrl,
+      req: event.req,
+    })),
+    rememberChallenge: assign((_, restored: Restored) => ({
+      challenge: restored.challenge,
+      // The challenge cookie is single use: every answer to the callback clears it.
+      challengeCookies: restored.clearCookies,
+      ...(restored.currentUserId ? { currentUserId: restored.currentUserId } : {}),
+    })),
+    rememberVerified: assign((_, verified: VerifiedCredential) => ({ verified })),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
+      done.outcome === "signedIn"
+        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser, events: done.events }
+        : done.outcome === "diverted"
+          ? { redirectTo: done.redirectTo }
+          : { failure: done.failure },
+    ),
+    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
+    announce: enqueueActions(({ enqueue, context }) => {
+      for (const event of context.events) enqueue.emit(event);
+    }),
+  },
+  guards: {
+    // The posted action must be the one the challenge was minted for.
+    registering: ({ context }) => context.challenge?.action === "register" && context.postedAction === "register",
+    authenticating: ({ context }) => context.challenge?.action === "authenticate" && context.postedAction === "authenticate",
+    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
+      params.done.outcome === params.outcome,
+  },
+}).createMachine({
+  id: "webauthn",
+  context: ({ input }) => ({ ...input, challengeCookies: [], sessionCookies: [], isNewUser: false, events: [] }),
+  initial: "decidingAction",
+  states: {
+    decidingAction: {
+      invoke: {
+        src: "decideAction",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          ...(context.requestedAction ? { requestedAction: context.requestedAction } : {}),
+          ...(context.email ? { email: context.email } : {}),
+          req: context.req,
+        }),
+        onDone: { target: "generatingOptions", actions: { type: "rememberDecision", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    generatingOptions: {
+      invoke: {
+        src: "generateOptions",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          action: context.action!,
+          ...(context.email ? { email: context.email } : {}),
+          ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
+          req: context.req,
+        }),
+        onDone: { target: "awaitingCredential", actions: { type: "rememberOptions", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // The ceremony runs in the browser: the flow rests here, its challenge in a cookie and the store.
+    awaitingCredential: {
+      on: {
+        "credential.received": { target: "consumingChallenge", actions: { type: "takeCredential", params: ({ event }) => event } },
+      },
+    },
+    consumingChallenge: {
+      invoke: {
+        src: "consumeChallenge",
+        input: ({ context }) => ({ providerId: context.providerId, req: context.req }),
+        onDone: { target: "choosingCeremony", actions: { type: "rememberChallenge", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "WebAuthnVerificationError" as const }) } },
+      },
+    },
+    choosingCeremony: {
+      always: [
+        { guard: "authenticating", target: "verifyingAuthentication" },
+        { guard: "registering", target: "verifyingRegistration" },
+        { target: "failed", actions: { type: "recordFailure", params: { error: undefined, as: "WebAuthnVerificationError" as const } } },
+      ],
+    },
+    verifyingAuthentication: {
+      invoke: {
+        src: "verifyAuthentication",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          response: context.response,
+          challenge: context.challenge!.value,
+          req: context.req,
+        }),
+        onDone: { target: "completing", actions: { type: "rememberVerified", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "WebAuthnVerificationError" as const }) } },
+      },
+    },
+    verifyingRegistration: {
+      invoke: {
+        src: "verifyRegistration",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          response: context.response,
+          challenge: context.challenge!.value,
+          ...(context.challenge!.email ? { email: context.challenge!.email } : {}),
+          ...(context.challenge!.userId ? { userId: context.challenge!.userId } : {}),
+          req: context.req,
+        }),
+        onDone: { target: "completing", actions: { type: "rememberVerified", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "WebAuthnVerificationError" as const }) } },
+      },
+    },
+    completing: {
+      invoke: {
+        src: "completeSignIn",
+        input: ({ context }) => ({
+          provider: { id: context.providerId, type: "webauthn" as const, allowDangerousEmailAccountLinking: false },
+          user: context.verified!.user,
+          account: context.verified!.account,
+          emailVerified: false,
+          ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
+          hasAdapter: true,
+          req: context.req,
+        }),
+        onDone: [
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            target: "resolvingRedirect",
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            target: "diverted",
+            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
+          },
+          { target: "failed", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    resolvingRedirect: {
+      invoke: {
+        src: "resolveRedirect",
+        input: ({ context }) => ({ url: context.callbackUrl ?? context.req.origin, isNewUser: context.isNewUser, req: context.req }),
+        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    signedIn: {
+      type: "final",
+      entry: "announce",
+      output: ({ context }) => ({
+        outcome: "signedIn",
+        redirectTo: context.redirectTo!,
+        cookies: [...context.challengeCookies, ...context.sessionCookies],
+      }),
+    },
+    diverted: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, cookies: context.challengeCookies }),
+    },
+    failed: {
+      type: "final",
+      output: ({ context }) => ({ outcome: "refused", failure: context.failure!, cookies: context.challengeCookies }),
+    },
+  },
+  output: ({ event }) => event.output as WebAuthnOutput,
+});

@@ -1,0 +1,314 @@
+/**
+ * GET /webauthn-options/:provider and POST /callback/:provider for passkeys: the effects of the
+ * WebAuthn machine on @simplewebauthn/server. The relying party is the trusted request URL's host
+ * and origin; the challenge works once (recorded in the store and consumed on use) and only for the
+ * provider and action it was minted for; a counter that goes backwards is a cloned authenticator.
+ */
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport as AuthenticatorTransportFuture,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { fromPromise } from "xstate";
+import { webauthnMachine, type WebAuthnAction, type WebAuthnContext } from "../../machines/webauthn.machine.js";
+import type { Runtime } from "../config/runtime.js";
+import { expireCookie, type SetCookie } from "../cookies.js";
+import { hashToken } from "../email/token.js";
+import { AccountNotLinked, WebAuthnVerificationError, type AuthError } from "../errors.js";
+import { decode, encode } from "../jwt/index.js";
+import type { WebAuthnConfig } from "../providers/webauthn.js";
+import type { RequestContext } from "../request-context.js";
+import type { ResponsePlan } from "../response.js";
+import { requireAdapter } from "../session/database-session.js";
+import type { Account, JWT } from "../types.js";
+import { refusalError } from "./credentials-signin.js";
+import { currentUser } from "./oauth.js";
+import { runMachine } from "./run.js";
+import { bindSignInCompletion, resolveSignInRedirect, type PendingAuthenticator } from "./signin-completion.js";
+
+const VERSION = 1;
+
+function webauthnProvider(rt: Runtime, id: string): WebAuthnConfig {
+  return rt.providerById.get(id) as WebAuthnConfig;
+}
+
+/** The relying party: from the provider's settings, else the trusted request URL. */
+export function relyingParty(provider: WebAuthnConfig, ctx: RequestContext): { id: string; name: string; origin: string } {
+  const url = new URL(ctx.origin);
+  return {
+    id: provider.relayingParty?.id ?? url.hostname,
+    name: provider.relayingParty?.name ?? url.host,
+    origin: provider.relayingParty?.origin ?? ctx.origin,
+  };
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+function transportsOf(stored: string | null | undefined): AuthenticatorTransportFuture[] | undefined {
+  return stored ? (stored.split(",").filter(Boolean) as AuthenticatorTransportFuture[]) : undefined;
+}
+
+/** The store's record of a challenge, so it works once even if its cookie is replayed. */
+async function challengeRecord(rt: Runtime, providerId: string, challenge: string): Promise<{ identifier: string; token: string }> {
+  return { identifier: `appauth:webauthn-challenge:${providerId}`, token: await hashToken(challenge, rt.secrets[0]!) };
+}
+
+export function bindWebAuthn(rt: Runtime) {
+  return webauthnMachine.provide({
+    actors: {
+      decideAction: fromPromise(async ({ input }) => {
+        const currentUserId = await currentUser(rt, input.req);
+        const done = (action: WebAuthnAction) => ({ action, ...(currentUserId ? { currentUserId } : {}) });
+        if (input.requestedAction) return done(input.requestedAction);
+        if (currentUserId) return done("register");
+        if (input.email) {
+          const adapter = requireAdapter(rt);
+          const user = await adapter.getUserByEmail!(input.email);
+          if (!user) return done("register");
+          return done((await adapter.listAuthenticatorsByUserId!(user.id)).length ? "authenticate" : "register");
+        }
+        return done("authenticate");
+      }),
+
+      generateOptions: fromPromise(async ({ input }) => {
+        const provider = webauthnProvider(rt, input.providerId);
+        const adapter = requireAdapter(rt);
+        const rp = relyingParty(provider, input.req);
+        let options: { challenge: string };
+        let email: string | undefined;
+        if (input.action === "register") {
+          const user = input.currentUserId ? await adapter.getUser!(input.currentUserId) : null;
+          email = user?.email || input.email;
+          if (!email) throw new WebAuthnVerificationError("Registering a passkey needs an email address or a signed-in user.");
+          const existing = user ? await adapter.listAuthenticatorsByUserId!(user.id) : [];
+          options = await generateRegistrationOptions({
+            rpName: rp.name,
+            rpID: rp.id,
+            userName: email,
+            userDisplayName: user?.name ?? email,
+            attestationType: "none",
+            excludeCredentials: existing.map((a) => ({ id: a.credentialID, transports: transportsOf(a.transports) })),
+            authenticatorSelection: { residentKey: "required", userVerification: "required" },
+          });
+        } else {
+          const user = input.email ? await adapter.getUserByEmail!(input.email) : null;
+          const allowed = user ? await adapter.listAuthenticatorsByUserId!(user.id) : [];
+          options = await generateAuthenticationOptions({
+            rpID: rp.id,
+            userVerification: "required",
+            allowCredentials: allowed.map((a) => ({ id: a.credentialID, transports: transportsOf(a.transports) })),
+          });
+        }
+        const maxAge = provider.challengeMaxAge ?? 300;
+        const record = await challengeRecord(rt, provider.id, options.challenge);
+        await adapter.createVerificationToken!({ ...record, expires: new Date(Date.now() + maxAge * 1000) });
+        const cookie = input.req.cookies.webauthnChallenge;
+        const sealed = await encode({
+          token: {
+            v: VERSION,
+            p: provider.id,
+            challenge: options.challenge,
+            action: input.action,
+            ...(email ? { email } : {}),
+            ...(input.currentUserId ? { userId: input.currentUserId } : {}),
+          },
+          secret: rt.secrets,
+          salt: cookie.name,
+          maxAge,
+        });
+        const cookies: SetCookie[] = [{ name: cookie.name, value: sealed, options: { ...cookie.options, maxAge } }];
+        return { options, cookies };
+      }),
+
+      consumeChallenge: fromPromise(async ({ input }) => {
+        const cookie = input.req.cookies.webauthnChallenge;
+        const clearCookies = input.req.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [];
+        const raw = input.req.jar.get(cookie.name);
+        const payload = raw
+          ? await decode<JWT & { v?: unknown; p?: unknown; challenge?: unknown; action?: unknown; email?: unknown; userId?: unknown }>({
+              token: raw,
+              secret: rt.secrets,
+              salt: cookie.name,
+            })
+          : null;
+        if (!payload || payload.v !== VERSION || typeof payload.challenge !== "string") {
+          throw new WebAuthnVerificationError("The WebAuthn challenge cookie is missing, tampered or expired.");
+        }
+        if (payload.p !== input.providerId) throw new WebAuthnVerificationError("The challenge was minted for another provider.");
+        if (payload.action !== "register" && payload.action !== "authenticate") throw new WebAuthnVerificationError("Unknown ceremony.");
+        const used = await requireAdapter(rt).useVerificationToken!(await challengeRecord(rt, input.providerId, payload.challenge));
+        if (!used || used.expires.valueOf() <= Date.now()) {
+          throw new WebAuthnVerificationError("The WebAuthn challenge was already used or has expired.");
+        }
+        const currentUserId = await currentUser(rt, input.req);
+        return {
+          challenge: {
+            value: payload.challenge,
+            action: payload.action,
+            ...(typeof payload.email === "string" ? { email: payload.email } : {}),
+            ...(typeof payload.userId === "string" ? { userId: payload.userId } : {}),
+          },
+          clearCookies,
+          ...(currentUserId ? { currentUserId } : {}),
+        };
+      }),
+
+      verifyAuthentication: fromPromise(async ({ input }) => {
+        const provider = webauthnProvider(rt, input.providerId);
+        const adapter = requireAdapter(rt);
+        const response = input.response as AuthenticationResponseJSON;
+        if (!response || typeof response.id !== "string") throw new WebAuthnVerificationError("No credential was posted.");
+        const authenticator = await adapter.getAuthenticator!(response.id);
+        if (!authenticator) throw new WebAuthnVerificationError("This passkey is not known here.");
+        const rp = relyingParty(provider, input.req);
+        const result = await verifyAuthenticationResponse({
+          response,
+          expectedChallenge: input.challenge,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.id,
+          credential: {
+            id: authenticator.credentialID,
+            publicKey: fromBase64(authenticator.credentialPublicKey),
+            counter: authenticator.counter,
+            ...(authenticator.transports ? { transports: transportsOf(authenticator.transports)! } : {}),
+          },
+          requireUserVerification: true,
+        }).catch((error: unknown) => {
+          throw new WebAuthnVerificationError("The passkey's answer did not verify.", { cause: error });
+        });
+        if (!result.verified) throw new WebAuthnVerificationError("The passkey's answer did not verify.");
+        await adapter.updateAuthenticatorCounter!(authenticator.credentialID, result.authenticationInfo.newCounter);
+        const user = await adapter.getUser!(authenticator.userId);
+        if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists.");
+        const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId };
+        return { user, account, storedUser: user };
+      }),
+
+      verifyRegistration: fromPromise(async ({ input }) => {
+        const provider = webauthnProvider(rt, input.providerId);
+        const rp = relyingParty(provider, input.req);
+        const result = await verifyRegistrationResponse({
+          response: input.response as RegistrationResponseJSON,
+          expectedChallenge: input.challenge,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.id,
+          requireUserVerification: true,
+        }).catch((error: unknown) => {
+          throw new WebAuthnVerificationError("The new passkey did not verify.", { cause: error });
+        });
+        if (!result.verified || !result.registrationInfo) throw new WebAuthnVerificationError("The new passkey did not verify.");
+        const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
+        const authenticator: PendingAuthenticator = {
+          credentialID: credential.id,
+          credentialPublicKey: toBase64(credential.publicKey),
+          counter: credential.counter,
+          credentialDeviceType,
+          credentialBackedUp,
+          transports: credential.transports?.join(",") ?? null,
+        };
+        const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: credential.id, authenticator };
+        return { user: { email: input.email ?? null, name: input.email ?? null }, account };
+      }),
+
+      completeSignIn: bindSignInCompletion(rt),
+
+      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
+    },
+  });
+}
+
+export type BoundWebAuthn = ReturnType<typeof bindWebAuthn>;
+
+/** GET /webauthn-options/:provider: `{ action, options }`, with the challenge cookie. */
+export async function handleWebAuthnOptions(
+  rt: Runtime,
+  machine: BoundWebAuthn,
+  ctx: RequestContext,
+  provider: WebAuthnConfig,
+): Promise<ResponsePlan> {
+  const requested = ctx.query.get("action");
+  const email = ctx.query.get("email")?.normalize("NFKC").trim().toLowerCase() || undefined;
+  const result = await runMachine(
+    rt,
+    machine,
+    {
+      providerId: provider.id,
+      ...(requested === "register" || requested === "authenticate" ? { requestedAction: requested } : {}),
+      ...(email ? { email } : {}),
+      req: ctx,
+    },
+    { until: "awaitingCredential" },
+  );
+  if (!result.done) {
+    const context = result.context as WebAuthnContext;
+    return { json: { action: context.action, options: context.options }, cookies: context.challengeCookies };
+  }
+  const output = result.output;
+  const error = output.outcome === "refused" ? output.failure.error : undefined;
+  rt.logger.debug("WebAuthnOptions", error);
+  return { status: 400, json: { error: "WebAuthnVerificationError", message: error instanceof Error ? error.message : "No options." } };
+}
+
+/** POST /callback/:provider: the browser's credential; resume the flow where it rested. */
+export async function handleWebAuthnCallback(
+  rt: Runtime,
+  machine: BoundWebAuthn,
+  ctx: RequestContext,
+  provider: WebAuthnConfig,
+): Promise<{ plan: ResponsePlan } | { error: AuthError; cookies: SetCookie[] }> {
+  let response: unknown = ctx.body.data;
+  if (typeof response === "string") {
+    try {
+      response = JSON.parse(response);
+    } catch {
+      response = undefined;
+    }
+  }
+  const cookie = ctx.cookies.webauthnChallenge;
+  const context: WebAuthnContext = {
+    providerId: provider.id,
+    req: ctx,
+    // Cleared on every answer, even when the challenge cannot be read.
+    challengeCookies: ctx.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
+    sessionCookies: [],
+    isNewUser: false,
+    events: [],
+  };
+  const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
+  const event = {
+    type: "credential.received" as const,
+    action: typeof ctx.body.action === "string" ? ctx.body.action : "",
+    response,
+    callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    req: ctx,
+  };
+  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCredential", context, event } });
+  if (!result.done) throw new Error("The WebAuthn flow stopped before its end.");
+  const output = result.output;
+  switch (output.outcome) {
+    case "signedIn":
+    case "diverted":
+      return { plan: { redirect: output.redirectTo, cookies: output.cookies } };
+    case "refused": {
+      const failure = output.failure;
+      // A passkey for an address someone else owns is refused as AccountNotLinked.
+      const error = failure.as === "OAuthAccountNotLinked" ? new AccountNotLinked("That email belongs to another account.") : refusalError(failure);
+      return { error, cookies: output.cookies };
+    }
+  }
+}
