@@ -126,9 +126,13 @@ export const signInCompletionMachine = setup({
       context.emailUser !== undefined &&
       (context.provider.type === "email" ||
         (context.provider.allowDangerousEmailAccountLinking && context.emailUser.emailVerified != null && context.emailVerified)),
-    // A followed email link verifies the address of the user it signs in, if nobody had before.
+    // A followed email link verifies the address of the user it signs in, if nobody had before — and
+    // only when that user's address is the one the link proved (not after an address change, say).
     emailNowVerified: ({ context }) =>
-      context.provider.type === "email" && context.storedUser !== undefined && context.storedUser.emailVerified == null,
+      context.provider.type === "email" &&
+      context.storedUser !== undefined &&
+      context.storedUser.emailVerified == null &&
+      context.storedUser.email === context.user.email,
   },
 }).createMachine({
   id: "signInCompletion",

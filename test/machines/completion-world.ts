@@ -1,8 +1,8 @@
 /**
  * The world a sign-in completion runs in, for its tests: who is stored (Ada, signed in on this browser
- * when anyone is; Grace, someone else), what the sign-in brings (a setting), what the signIn callback,
- * the adapter and the session store answer (a world), and the completion machine with fakes that
- * answer so, recording what ran.
+ * when anyone is; Grace, someone else; Hedy, who never verified her address), what the sign-in brings
+ * (a setting), what the signIn callback, the adapter and the session store answer (a world), and the
+ * completion machine with fakes that answer so, recording what ran.
  */
 import { fromPromise } from "xstate";
 import { signInCompletionMachine, type SignInCompletionInput } from "../../machines/index.js";
@@ -11,17 +11,28 @@ import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 
 const verifiedAt = new Date("2029-03-01T09:00:00.000Z");
+/** When a followed email link verified an address nobody had verified before. */
+const markedAt = new Date("2029-03-02T10:30:00.000Z");
 
 export const ada: AdapterUser = { id: "user-ada", name: "Ada", email: "ada@example.com", emailVerified: verifiedAt };
 export const grace: AdapterUser = { id: "user-grace", name: "Grace", email: "grace@example.com", emailVerified: verifiedAt };
-export const graceUnverified: AdapterUser = { ...grace, emailVerified: null };
-const people = [ada, grace];
+// A person of her own rather than an unverified copy of Grace: the adapter answers a link or a
+// verification by id alone, so each stored state of a person needs its own id.
+export const hedy: AdapterUser = { id: "user-hedy", name: "Hedy", email: "hedy@example.com", emailVerified: null };
+// Whose stored address is the one the email tests' link proves (ada.l@example.com), never verified.
+export const lin: AdapterUser = { id: "user-lin", name: "Lin", email: "ada.l@example.com", emailVerified: null };
+const people = [ada, grace, hedy, lin];
 
 /** The stored user an account was linked to: the adapter answers with the user of that id. */
 export function personWithId(userId: string): AdapterUser {
   const person = people.find((p) => p.id === userId);
   if (!person) throw new Error(`Nobody has the id ${userId}.`);
   return person;
+}
+
+/** The stored user of that id once a followed email link has verified their address. */
+export function markedVerified(userId: string): AdapterUser {
+  return { ...personWithId(userId), emailVerified: markedAt };
 }
 
 /** The user the adapter creates for a first sign-in. */
@@ -41,7 +52,8 @@ export const sessionCookies: SetCookie[] = [
 
 /** What the sign-in brings to the completion. */
 export interface Setting {
-  provider: "credentials" | "oauth";
+  /** An email sign-in is what the email machine hands over once a link is followed. */
+  provider: "credentials" | "oauth" | "email";
   hasAdapter: boolean;
   signedIn: boolean;
   /** The email the provider gives; present only when a non-empty string. */
@@ -51,7 +63,13 @@ export interface Setting {
   emailVerified: boolean;
 }
 
-export type AdapterEffect = "findUserByAccount" | "findUserByEmail" | "linkAccount" | "createUserWithAccount" | "issueSession";
+export type AdapterEffect =
+  | "findUserByAccount"
+  | "findUserByEmail"
+  | "linkAccount"
+  | "createUserWithAccount"
+  | "markEmailVerified"
+  | "issueSession";
 
 /** What the outside world answers. */
 export interface World {
@@ -78,6 +96,18 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       ...(setting.signedIn ? { currentUserId: ada.id } : {}),
       hasAdapter: setting.hasAdapter,
       req: requestContext("callback"),
+    };
+  }
+  if (setting.provider === "email") {
+    // No profile: the link proves only the address, which is also the account's id.
+    return {
+      provider: { id: "email", type: "email", allowDangerousEmailAccountLinking: setting.allowDangerousEmailAccountLinking },
+      user: { ...withEmail },
+      account: { provider: "email", providerAccountId: email ?? "", type: "email" },
+      emailVerified: setting.emailVerified,
+      ...(setting.signedIn ? { currentUserId: ada.id } : {}),
+      hasAdapter: setting.hasAdapter,
+      req: requestContext("callback", "GET"),
     };
   }
   const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", ...withEmail, email_verified: setting.emailVerified };
@@ -117,6 +147,7 @@ export function completionIn(world: World) {
         "createUserWithAccount",
         ({ user, emailVerified }: { user: User; account: Account; emailVerified: boolean }) => newUserFrom(user, emailVerified),
       ),
+      markEmailVerified: answer("markEmailVerified", ({ userId }: { userId: string }) => markedVerified(userId)),
       issueSession: answer("issueSession", () => sessionCookies),
     },
   });

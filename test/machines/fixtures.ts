@@ -1,9 +1,9 @@
 /**
  * What a machine test hands to its machine: the request (machines only pass the request context
  * through to their effects, so one realistic, fixed context is enough; tests compare it by identity),
- * and, for the flow that spans two requests, the state the second request restores it in.
+ * and, for the flows that span two requests, the state the second request restores them in.
  */
-import type { OAuthContext, OAuthInput, oauthMachine } from "../../machines/index.js";
+import type { EmailContext, EmailInput, emailMachine, OAuthContext, OAuthInput, oauthMachine } from "../../machines/index.js";
 import { defaultCookies } from "../../src/cookies.js";
 import type { AuthAction, RequestContext } from "../../src/request-context.js";
 import type { Resumption } from "./run-actor.js";
@@ -50,4 +50,23 @@ export function oauthCallback(
     events: [],
   };
   return { value: "awaitingCallback", context, event: { type: "callback.received", params, req: input.req } };
+}
+
+/**
+ * The email flow as a followed link resumes it: at `awaitingLink`, with the context the callback
+ * handler builds from the link's request alone (the first request leaves nothing behind but the stored
+ * token), then sent the link's token and address. `link.email` is the address the link carries, as
+ * the person's browser sends it back (not yet normalised), and `link.callbackUrl` its callbackUrl.
+ */
+export function emailLink(link: EmailInput, token: string): Resumption<typeof emailMachine> {
+  const context: EmailContext = {
+    providerId: link.providerId,
+    email: "",
+    callbackUrl: link.callbackUrl,
+    req: link.req,
+    sessionCookies: [],
+    isNewUser: false,
+    events: [],
+  };
+  return { value: "awaitingLink", context, event: { type: "link.followed", token, email: link.email, req: link.req } };
 }

@@ -7,17 +7,21 @@
  * the signIn callback sees the user it belongs to. The callback may refuse (false, "" or a throw, which
  * is kept as AccessDenied) or divert (a URL). Then (a) an account linked to someone other than the person
  * signed in on this browser is not linked; (b) an unknown account while signed in is linked to the
- * signed-in user; (c) an unknown account whose email an existing user has is linked to them only when
- * the provider opted in to dangerous email linking, that user's email is verified and the provider
- * asserts the email verified, and is otherwise not linked; (d) anything else creates a new user with the
- * account. (e) Without an adapter, or for credentials, nobody is looked up. A session is issued last; an
- * adapter or session effect that throws fails the sign-in with its error.
+ * signed-in user; (c) an unknown account whose email an existing user has is linked to them when the
+ * sign-in is by email link (following it proved the address), else only when the provider opted in to
+ * dangerous email linking, that user's email is verified and the provider asserts the email verified,
+ * and is otherwise not linked; (d) anything else creates a new user with the account. (e) Without an
+ * adapter, or for credentials, nobody is looked up. (f) An email sign-in that signs in a stored user
+ * (a known account, or one just linked) whose stored address is the proved one and nobody had verified marks it verified; a user
+ * it creates is created verified or not as the sign-in says, and is not marked. A session is issued
+ * last; an adapter or session effect that throws fails the sign-in with its error.
  */
 import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
 import type { AdapterUser, User } from "../../src/types.js";
 import {
   ada,
   completionInput,
+  markedVerified,
   newUserFrom,
   personWithId,
   sessionCookies,
@@ -88,22 +92,28 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
   };
   if (accountsStored) {
     const signedInAs = setting.signedIn ? ada.id : undefined;
+    let signsInStored: AdapterUser | undefined;
     if (owner) {
       // (a) Someone else's account is not taken over by whoever is signed in here.
       if (signedInAs !== undefined && owner.id !== signedInAs) return notLinked();
+      signsInStored = owner;
     } else if (signedInAs !== undefined) {
       // (b) A new account for the person signed in here.
       if (fails("linkAccount")) return failed();
-      link(personWithId(signedInAs));
+      signsInStored = personWithId(signedInAs);
+      link(signsInStored);
     } else if (typeof setting.email === "string" && setting.email !== "") {
       if (fails("findUserByEmail")) return failed();
       const emailOwner = world.emailOwner;
       if (emailOwner) {
-        // (c) Only when all three vouch for the address.
-        const vouched = setting.allowDangerousEmailAccountLinking && emailOwner.emailVerified !== null && setting.emailVerified;
+        // (c) A followed link vouches for the address by itself; otherwise all three must.
+        const vouched =
+          setting.provider === "email" ||
+          (setting.allowDangerousEmailAccountLinking && emailOwner.emailVerified !== null && setting.emailVerified);
         if (!vouched) return notLinked();
         if (fails("linkAccount")) return failed();
-        link(personWithId(emailOwner.id));
+        signsInStored = personWithId(emailOwner.id);
+        link(signsInStored);
       } else {
         if (fails("createUserWithAccount")) return failed();
         create();
@@ -112,6 +122,12 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
       // (d) Nobody to link to.
       if (fails("createUserWithAccount")) return failed();
       create();
+    }
+    // (f) The link proved the address of the stored user it signs in, if nobody had before — and only
+    // when that user's address is the one proved (a user whose stored address changed is not marked).
+    if (setting.provider === "email" && signsInStored?.emailVerified === null && signsInStored.email === input.user.email) {
+      if (fails("markEmailVerified")) return failed();
+      user = markedVerified(signsInStored.id);
     }
   }
 

@@ -9,7 +9,8 @@ import {
   completionIn,
   completionInput,
   grace,
-  graceUnverified,
+  hedy,
+  markedVerified,
   newUserFrom,
   sessionCookies,
   type AdapterEffect,
@@ -25,6 +26,15 @@ const github: Setting = {
   hasAdapter: true,
   signedIn: false,
   email: "ada.l@example.com",
+  allowDangerousEmailAccountLinking: false,
+  emailVerified: true,
+};
+/** A followed email link, as the email machine hands it over: the address is proven. */
+const emailLink: Setting = {
+  provider: "email",
+  hasAdapter: true,
+  signedIn: false,
+  email: "hedy@example.com",
   allowDangerousEmailAccountLinking: false,
   emailVerified: true,
 };
@@ -99,9 +109,9 @@ describe("sign-in completion machine", () => {
     ]);
   });
 
-  it("an unknown account whose email Grace has links to her only when the provider opted in, her email is verified and the provider says it is verified", async () => {
+  it("an unknown account whose email a stored user has links to them only when the provider opted in, their email is verified and the provider says it is verified", async () => {
     for (const allowDangerousEmailAccountLinking of [true, false]) {
-      for (const emailOwner of [grace, graceUnverified]) {
+      for (const emailOwner of [grace, hedy]) {
         for (const emailVerified of [true, false]) {
           const setting = { ...github, allowDangerousEmailAccountLinking, emailVerified };
           const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner });
@@ -111,6 +121,7 @@ describe("sign-in completion machine", () => {
           expect(inputOf("findUserByEmail"), said).toEqual({ email: "ada.l@example.com" });
           if (linked) {
             expect(inputOf("linkAccount")).toMatchObject({ userId: grace.id });
+            expect(ran, said).not.toContain("markEmailVerified");
             expect(output).toMatchObject({ outcome: "signedIn", user: grace, isNewUser: false });
           } else {
             expect(ran, said).not.toContain("linkAccount");
@@ -136,6 +147,70 @@ describe("sign-in completion machine", () => {
       { type: "linkAccount", user: created, account: input.account, profile: input.user },
       { type: "signIn", user: created, account: input.account, profile: input.profile, isNewUser: true },
     ]);
+  });
+
+  it("an email link whose address a stored user has signs in as them whatever the provider's flags, marking the address verified if it was not", async () => {
+    for (const allowDangerousEmailAccountLinking of [true, false]) {
+      for (const emailVerified of [true, false]) {
+        for (const emailOwner of [grace, hedy]) {
+          const setting = { ...emailLink, allowDangerousEmailAccountLinking, emailVerified };
+          const input = completionInput(setting);
+          const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner });
+          const said = `allow=${allowDangerousEmailAccountLinking} asserted=${emailVerified} stored=${emailOwner.name}`;
+          const signedInAs = emailOwner === hedy ? markedVerified(hedy.id) : grace;
+          expect(value, said).toBe("signedIn");
+          expect(inputOf("findUserByEmail"), said).toEqual({ email: "hedy@example.com" });
+          expect(inputOf("linkAccount"), said).toEqual({ userId: emailOwner.id, account: input.account });
+          expect(ran, said).toEqual([
+            "findUserByAccount",
+            "signInCallback",
+            "findUserByEmail",
+            "linkAccount",
+            ...(emailOwner === hedy ? ["markEmailVerified"] : []),
+            "issueSession",
+          ]);
+          if (emailOwner === hedy) expect(inputOf("markEmailVerified"), said).toEqual({ userId: hedy.id });
+          // The session and the signIn event see the user as the address now stands; linkAccount saw them before.
+          expect(inputOf("issueSession"), said).toMatchObject({ user: signedInAs, isNewUser: false });
+          expect(output, said).toMatchObject({ outcome: "signedIn", user: signedInAs, isNewUser: false });
+          expect(output.events, said).toEqual([
+            { type: "linkAccount", user: emailOwner, account: input.account, profile: input.user },
+            { type: "signIn", user: signedInAs, account: input.account, isNewUser: false },
+          ]);
+        }
+      }
+    }
+  });
+
+  it("an email link of a known account whose owner never verified the address marks it verified before the session", async () => {
+    const { value, output, ran, inputOf } = await complete(emailLink, { ...nobodyKnown, accountOwner: hedy });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "markEmailVerified", "issueSession"]);
+    expect(inputOf("signInCallback")).toMatchObject({ user: hedy });
+    expect(inputOf("issueSession")).toMatchObject({ user: markedVerified(hedy.id) });
+    expect(output).toMatchObject({ outcome: "signedIn", user: markedVerified(hedy.id), isNewUser: false });
+  });
+
+  it("an email link of a user whose address is already verified marks nothing", async () => {
+    const { value, ran } = await complete(emailLink, { ...nobodyKnown, accountOwner: grace });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "issueSession"]);
+  });
+
+  it("an OAuth sign-in of a user who never verified their address marks nothing: only a followed link proves it", async () => {
+    const { value, output, ran } = await complete(github, { ...nobodyKnown, accountOwner: hedy });
+    expect(value).toBe("signedIn");
+    expect(ran).not.toContain("markEmailVerified");
+    expect(output).toMatchObject({ user: hedy });
+  });
+
+  it("a first email link creates the user with the address verified, and marks nothing more", async () => {
+    const input = completionInput(emailLink);
+    const { value, output, ran, inputOf } = await complete(emailLink, nobodyKnown);
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession"]);
+    expect(inputOf("createUserWithAccount")).toEqual({ user: { email: "hedy@example.com" }, account: input.account, emailVerified: true });
+    expect(output).toMatchObject({ outcome: "signedIn", user: newUserFrom(input.user, true), isNewUser: true });
   });
 
   it("an unknown account with no email, or an empty one, creates a new user without asking who has the address", async () => {
@@ -177,6 +252,8 @@ describe("sign-in completion machine", () => {
       ["createUserWithAccount", github, nobodyKnown],
       ["linkAccount", { ...github, signedIn: true }, nobodyKnown],
       ["linkAccount", { ...github, allowDangerousEmailAccountLinking: true }, { ...nobodyKnown, emailOwner: grace }],
+      ["markEmailVerified", emailLink, { ...nobodyKnown, accountOwner: hedy }],
+      ["markEmailVerified", emailLink, { ...nobodyKnown, emailOwner: hedy }],
       ["issueSession", github, nobodyKnown],
     ];
     for (const [effect, setting, world] of reaching) {
@@ -199,16 +276,16 @@ describe("sign-in completion machine", () => {
     const sometimes = <T>(value: fc.Arbitrary<T>) =>
       fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: value, weight: 1 });
     const settings = fc.record({
-      provider: fc.constantFrom("oauth" as const, "credentials" as const),
+      provider: fc.constantFrom("oauth" as const, "credentials" as const, "email" as const),
       hasAdapter: fc.boolean(),
       signedIn: fc.boolean(),
-      email: fc.constantFrom("ada.l@example.com", "grace@example.com", "", null, undefined),
+      email: fc.constantFrom("ada.l@example.com", "grace@example.com", "hedy@example.com", "", null, undefined),
       allowDangerousEmailAccountLinking: fc.boolean(),
       emailVerified: fc.boolean(),
     });
     const worlds = fc.record({
-      accountOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace),
-      emailOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace, graceUnverified),
+      accountOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace, hedy),
+      emailOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace, hedy),
       signIn: fc.oneof(
         { arbitrary: fc.constant({ returns: true }), weight: 4 },
         { arbitrary: fc.constantFrom(false, "", "/onboarding").map((returns) => ({ returns })), weight: 1 },
@@ -216,7 +293,14 @@ describe("sign-in completion machine", () => {
       ),
       failure: sometimes(
         fc
-          .constantFrom<AdapterEffect>("findUserByAccount", "findUserByEmail", "linkAccount", "createUserWithAccount", "issueSession")
+          .constantFrom<AdapterEffect>(
+            "findUserByAccount",
+            "findUserByEmail",
+            "linkAccount",
+            "createUserWithAccount",
+            "markEmailVerified",
+            "issueSession",
+          )
           .map((effect) => ({ effect, error: new Error(`${effect} failed`) })),
       ),
     });

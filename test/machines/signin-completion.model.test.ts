@@ -18,7 +18,8 @@ import {
   ada,
   completionInput,
   grace,
-  graceUnverified,
+  hedy,
+  markedVerified,
   newUserFrom,
   personWithId,
   sessionCookies,
@@ -32,6 +33,7 @@ const accountLookupFailed = new Error("getUserByAccount: the database is unreach
 const emailLookupFailed = new Error("getUserByEmail: the database is unreachable");
 const linkFailed = new Error("linkAccount: duplicate key");
 const createFailed = new Error("createUser: the users table is read-only");
+const markFailed = new Error("updateUser: the users table is read-only");
 const sessionFailed = new Error("issueSession: the secret is missing");
 const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
 
@@ -39,6 +41,7 @@ const outcomes = {
   findUserByAccount: [
     returns("finds Ada", () => ada),
     returns("finds Grace", () => grace),
+    returns("finds Hedy, unverified", () => hedy),
     returns("finds nobody", () => null),
     throws("throws", accountLookupFailed),
   ],
@@ -51,7 +54,7 @@ const outcomes = {
   ],
   findUserByEmail: [
     returns("finds Grace, verified", () => grace),
-    returns("finds Grace, unverified", () => graceUnverified),
+    returns("finds Hedy, unverified", () => hedy),
     returns("finds nobody", () => null),
     throws("throws", emailLookupFailed),
   ],
@@ -63,20 +66,25 @@ const outcomes = {
     returns("creates the user", ({ user, emailVerified }: { user: User; emailVerified: boolean }) => newUserFrom(user, emailVerified)),
     throws("throws", createFailed),
   ],
+  markEmailVerified: [
+    returns("marks the address verified", ({ userId }: { userId: string }) => markedVerified(userId)),
+    throws("throws", markFailed),
+  ],
   issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", sessionFailed)],
 };
 
 const both = [true, false] as const;
-const settings: Setting[] = (["oauth", "credentials"] as const).flatMap((provider) =>
+const settings: Setting[] = (["oauth", "credentials", "email"] as const).flatMap((provider) =>
   both.flatMap((hasAdapter) =>
     both.flatMap((signedIn) =>
-      both.flatMap((email) =>
+      // An email sign-in always has its address: the link was sent to it.
+      (provider === "email" ? [true] : both).flatMap((email) =>
         both.flatMap((allowDangerousEmailAccountLinking) =>
           both.map((emailVerified) => ({
             provider,
             hasAdapter,
             signedIn,
-            email: email ? "ada.l@example.com" : undefined,
+            email: email ? (provider === "email" ? "hedy@example.com" : "ada.l@example.com") : undefined,
             allowDangerousEmailAccountLinking,
             emailVerified,
           })),
