@@ -5,3 +5,9 @@ export const skipCSRFCheck: unique symbol = Symbol("appauth.skip-csrf-check");
 
 /** A provider's `[customFetch]` replaces `fetch` for every call to that provider's endpoints. */
 export const customFetch: unique symbol = Symbol("appauth.custom-fetch");
+
+/**
+ * Set by a provider factory whose result already has the user's options merged over its defaults
+ * (the catalog's factories): the runtime then does not lay the raw options over it a second time.
+ */
+export const optionsMerged: unique symbol = Symbol("appauth.options-merged");

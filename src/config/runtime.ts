@@ -15,7 +15,7 @@ import {
 import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from "../jwt/index.js";
 import { createLogger } from "../logger.js";
 import { defaultRedirect } from "../redirect.js";
-import { skipCSRFCheck } from "../symbols.js";
+import { optionsMerged, skipCSRFCheck } from "../symbols.js";
 import type {
   Adapter,
   AuthConfig,
@@ -117,8 +117,9 @@ function resolveProviders(config: AuthConfig, env: Env): ProviderConfig[] {
       const fromEnv = envProviderOptions(env, base.id);
       if (Object.keys(fromEnv).length) base = (entry as (options: Record<string, string>) => ProviderConfig)(fromEnv);
     }
-    // `options` holds the user's overrides of a factory's defaults.
-    const merged = { ...base, ...(base.options ?? {}) } as ProviderConfig;
+    // `options` holds the user's overrides of a factory's defaults, unless the factory merged them itself.
+    const alreadyMerged = (base as { [optionsMerged]?: boolean })[optionsMerged] === true;
+    const merged = (alreadyMerged ? base : { ...base, ...(base.options ?? {}) }) as ProviderConfig;
     return { ...merged, ...providerEnvDefaults(env, merged) } as ProviderConfig;
   });
 }

@@ -3,7 +3,7 @@
  * effects of the OAuth machine, each protocol step done with oauth4webapi, each check failing closed.
  */
 import * as oauth from "oauth4webapi";
-import { compactVerify } from "jose";
+import { compactVerify, decodeJwt } from "jose";
 import { fromPromise } from "xstate";
 import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
@@ -220,14 +220,27 @@ export function bindOAuth(rt: Runtime) {
         const { checks } = input;
         const custom = typeof provider.token === "object" ? provider.token.request : undefined;
         if (custom) {
-          const { tokens } = await custom({
+          const { tokens: answered } = await custom({
             provider,
             fetch: fetchOf(provider),
             params: input.callbackParams,
             ...(checks.codeVerifier ? { codeVerifier: checks.codeVerifier } : {}),
             redirectUri: checks.redirectUri,
           });
-          return normaliseTokens(tokens, Date.now());
+          const tokens = normaliseTokens(answered, Date.now());
+          // A custom exchange must not skip the ID token's checks: run them on what it returned.
+          if (provider.type === "oidc" && typeof tokens.id_token === "string") {
+            const response = Response.json({ token_type: "bearer", ...answered });
+            const server = await idTokenServer(provider, as, response);
+            const result = await oauth.processAuthorizationCodeResponse(server, clientOf(provider), response, {
+              expectedNonce: checks.nonce ?? oauth.expectNoNonce,
+              requireIdToken: true,
+            });
+            await verifyIdTokenSignature(provider, server, response, tokens.id_token);
+            const claims = oauth.getValidatedIdTokenClaims(result);
+            if (claims) idTokenClaims.set(tokens, claims);
+          }
+          return tokens;
         }
         const client = clientOf(provider);
         const extra = endpointParams(provider.token);
@@ -240,7 +253,7 @@ export function bindOAuth(rt: Runtime) {
           checks.codeVerifier ?? oauth.nopkce,
           { ...httpOptions(provider, as.token_endpoint), ...(Object.keys(extra).length ? { additionalParameters: extra } : {}) },
         );
-        const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+        const result = await oauth.processAuthorizationCodeResponse(await idTokenServer(provider, as, response), client, response, {
           expectedNonce: checks.nonce ?? oauth.expectNoNonce,
           requireIdToken: provider.type === "oidc",
         });
@@ -329,6 +342,30 @@ function formPostUser(params: URLSearchParams): { user?: unknown } {
   } catch {
     return {};
   }
+}
+
+/**
+ * The server an ID token in `response` is checked against: `as`, with the issuer the provider pins
+ * for this token on a multi-tenant server (read from its claims before they are verified; the
+ * verification that follows holds the token to it).
+ */
+async function idTokenServer(
+  provider: OAuthProviderConfig,
+  as: oauth.AuthorizationServer,
+  response: Response,
+): Promise<oauth.AuthorizationServer> {
+  if (provider.type !== "oidc" || !provider.idTokenIssuer) return as;
+  const body = (await response.clone().json().catch(() => null)) as { id_token?: unknown } | null;
+  if (typeof body?.id_token !== "string") return as;
+  let claims: Record<string, unknown>;
+  try {
+    claims = decodeJwt(body.id_token);
+  } catch (cause) {
+    throw new OAuthCallbackError("The ID token could not be decoded.", { cause });
+  }
+  const issuer = provider.idTokenIssuer(claims, as.issuer);
+  if (!issuer) throw new OAuthCallbackError(`${provider.id} refused the ID token's tenant.`);
+  return { ...as, issuer };
 }
 
 function oauth_b64(segment: string): Uint8Array {

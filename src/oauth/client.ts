@@ -68,6 +68,9 @@ export async function loadAuthorizationServer(provider: OAuthProviderConfig): Pr
   let discovered: oauth.AuthorizationServer | undefined;
   if (provider.wellKnown || (provider.issuer && provider.type === "oidc")) {
     const issuer = provider.issuer ? checkTransport(provider.issuer, "issuer", provider.id) : undefined;
+    // A multi-tenant server names a template (or another tenant) as its issuer: the provider pins
+    // each ID token's issuer instead, so the document need only come from the configured origin.
+    const templated = provider.type === "oidc" && typeof provider.idTokenIssuer === "function";
     if (provider.wellKnown) {
       const wellKnown = checkTransport(provider.wellKnown, "wellKnown", provider.id);
       const response = await fetchOf(provider)(wellKnown.href, { headers: { accept: "application/json" } });
@@ -75,11 +78,15 @@ export async function loadAuthorizationServer(provider: OAuthProviderConfig): Pr
       if (!response.ok || !body || typeof body.issuer !== "string") {
         throw new InvalidEndpoints(`providers (${provider.id}): the discovery document at ${wellKnown.href} could not be read.`);
       }
-      const expected = issuer ?? checkTransport(body.issuer, "issuer", provider.id);
+      const expected = templated
+        ? sameOriginIssuer(body.issuer, issuer ?? wellKnown, provider.id)
+        : (issuer ?? checkTransport(body.issuer, "issuer", provider.id));
       discovered = await oauth.processDiscoveryResponse(expected, Response.json(body));
     } else {
       const response = await oauth.discoveryRequest(issuer!, { algorithm: "oidc", ...httpOptions(provider, issuer!.href) });
-      discovered = await oauth.processDiscoveryResponse(issuer!, response);
+      const stated = templated ? ((await response.clone().json().catch(() => null)) as { issuer?: unknown } | null)?.issuer : undefined;
+      const expected = templated && typeof stated === "string" ? sameOriginIssuer(stated, issuer!, provider.id) : issuer!;
+      discovered = await oauth.processDiscoveryResponse(expected, response);
     }
   }
   const authorization = endpointUrl(provider.authorization);
@@ -105,6 +112,15 @@ export async function loadAuthorizationServer(provider: OAuthProviderConfig): Pr
     if (url) checkTransport(url, what, provider.id);
   }
   return as;
+}
+
+/** The issuer a multi-tenant discovery document states, accepted when it is on `configured`'s origin. */
+function sameOriginIssuer(stated: string, configured: URL, providerId: string): URL {
+  const url = checkTransport(stated, "issuer", providerId);
+  if (url.origin !== configured.origin) {
+    throw new InvalidEndpoints(`providers (${providerId}): the discovery document names an issuer on another origin: ${stated}`);
+  }
+  return url;
 }
 
 export function clientOf(provider: OAuthProviderConfig): oauth.Client {

@@ -98,6 +98,15 @@ export interface OIDCConfig<P extends Profile = Profile> extends Omit<OAuth2Conf
   type: "oidc";
   /** When false, the profile comes from the userinfo endpoint; an ID token is still validated when returned. */
   idToken?: boolean;
+  /**
+   * Multi-tenant servers only (Microsoft Entra ID's `common`, `organizations`, `consumers`): their
+   * discovery document names an issuer template or another tenant than the configured alias, and
+   * each ID token names the user's own tenant. Given an ID token's claims (not yet verified) and
+   * the discovered issuer, the issuer that token must carry, or `undefined` to refuse it. The
+   * token is then verified as any other (signature, `iss`, `aud`, `nonce`, times). When set, the
+   * discovery document may name any issuer on the configured issuer's origin.
+   */
+  idTokenIssuer?: (claims: Record<string, unknown>, discoveredIssuer: string) => string | undefined;
   checks?: OAuthCheck[];
   options?: OAuthUserConfig<P>;
 }

@@ -75,6 +75,19 @@ export function isMultiTenantIssuer(issuer: string | undefined): boolean {
   return match?.[1] !== undefined && MULTI_TENANT.has(match[1].toLowerCase());
 }
 
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * For a multi-tenant alias: the issuer an ID token must name, `https://login.microsoftonline.com/<tid>/v2.0`
+ * with its own `tid`, when discovery stated the `{tenantid}` template or that very tenant (`consumers`).
+ */
+function tenantIssuer(claims: Record<string, unknown>, discoveredIssuer: string): string | undefined {
+  const tid = claims.tid;
+  if (typeof tid !== "string" || !GUID.test(tid)) return undefined;
+  const expected = entraIssuerForTenant(tid.toLowerCase());
+  return discoveredIssuer === entraIssuerForTenant("{tenantid}") || discoveredIssuer === expected ? expected : undefined;
+}
+
 function photoUserinfo(size: number) {
   return async function request(context: UserinfoContext): Promise<MicrosoftEntraIDProfile> {
     const authorization = bearer(context.tokens);
@@ -109,11 +122,13 @@ export default function MicrosoftEntraID<P extends MicrosoftEntraIDProfile = Mic
 ): OIDCConfig<P> {
   const { tenantId, profilePhotoSize, ...rest } = options;
   const size = typeof profilePhotoSize === "number" && profilePhotoSize > 0 ? Math.floor(profilePhotoSize) : undefined;
+  const issuer = entraIssuerForTenant(tenantId ?? "common");
   const defaults: OIDCConfig<P> = {
     id: "microsoft-entra-id",
     name: "Microsoft Entra ID",
     type: "oidc",
-    issuer: entraIssuerForTenant(tenantId ?? "common"),
+    issuer,
+    ...(isMultiTenantIssuer(rest.issuer ?? issuer) ? { idTokenIssuer: tenantIssuer } : {}),
     authorization: { params: { scope: "openid profile email User.Read" } },
     ...(size
       ? { idToken: false, userinfo: { url: "https://graph.microsoft.com/oidc/userinfo", request: photoUserinfo(size) } }

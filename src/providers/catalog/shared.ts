@@ -3,6 +3,7 @@
  * and the small, defensive readers that `profile()` and `userinfo.request` use on untrusted JSON.
  * Nothing here does I/O except through the `fetch` a flow hands to an endpoint's `request`.
  */
+import { optionsMerged } from "../../symbols.js";
 import type {
   AuthorizationEndpoint,
   OAuth2Config,
@@ -84,6 +85,7 @@ export function withUserOptions<P extends Profile, C extends OAuth2Config<P> | O
   }
   result.type = defaults.type;
   result.options = original;
+  result[optionsMerged] = true;
   return result as C;
 }
 

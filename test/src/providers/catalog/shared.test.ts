@@ -1,6 +1,7 @@
 /**
  * How user options are laid over a provider's defaults, and the defensive readers profiles use.
  */
+import { optionsMerged } from "../../../../src/symbols.js";
 import { describe, expect, it } from "vitest";
 import {
   endpointUrl,
@@ -31,7 +32,7 @@ const defaults: OAuth2Config = {
 
 describe("withUserOptions", () => {
   it("returns the defaults, with the options recorded, when there are none", () => {
-    expect(withUserOptions(defaults, {})).toEqual({ ...defaults, options: {} });
+    expect(withUserOptions(defaults, {})).toEqual({ ...defaults, options: {}, [optionsMerged]: true });
   });
 
   it("merges endpoint params and replaces URLs and requests that are given", () => {
