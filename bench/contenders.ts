@@ -4,10 +4,11 @@
  * built once and reused for every request, as an application would.
  */
 import { Auth as AuthJs, type AuthConfig as AuthJsConfig } from "@auth/core";
+import type { Adapter as AuthJsAdapter } from "@auth/core/adapters";
 import CredentialsJs from "@auth/core/providers/credentials";
 import { Auth } from "../src/index.js";
 import Credentials from "../src/providers/credentials.js";
-import type { AuthConfig } from "../src/types.js";
+import type { Adapter, AuthConfig } from "../src/types.js";
 
 export const ORIGIN = "http://localhost:3000";
 export const BASE_PATH = "/api/auth";
@@ -54,6 +55,51 @@ export function authjsConfig(): AuthJsConfig {
     secret: SECRET,
     trustHost: true,
     providers: [CredentialsJs({ credentials: credentialFields, authorize })],
+  };
+}
+
+/**
+ * An OAuth provider that is never contacted: the database-session configs need a provider other
+ * than credentials, because @auth/core refuses the database strategy with credentials alone. A
+ * fresh, identical object for each library.
+ */
+function unusedOAuthProvider() {
+  return {
+    id: "bench-oauth",
+    name: "Bench OAuth",
+    type: "oauth" as const,
+    clientId: "bench-client",
+    clientSecret: "bench-client-secret",
+    authorization: "https://oauth.invalid/authorize",
+    token: "https://oauth.invalid/token",
+    userinfo: "https://oauth.invalid/userinfo",
+  };
+}
+
+/**
+ * Database sessions: the same secret, base path and origin as above, `session.strategy: "database"`
+ * with the default `maxAge` (30 days) and `updateAge` (1 day), and each library on its own adapter.
+ * Both speak the Auth.js adapter contract, so each gets its own instance of one of appauth's adapters.
+ */
+export function databaseConfigs(adapters: { appauth: Adapter; authjs: Adapter }): { appauth: AuthConfig; authjs: AuthJsConfig } {
+  return {
+    appauth: {
+      basePath: BASE_PATH,
+      secret: SECRET,
+      trustHost: true,
+      adapter: adapters.appauth,
+      session: { strategy: "database" },
+      providers: [unusedOAuthProvider()],
+    },
+    authjs: {
+      basePath: BASE_PATH,
+      secret: SECRET,
+      trustHost: true,
+      // The same contract; the two packages' type declarations differ only in detail.
+      adapter: adapters.authjs as unknown as AuthJsAdapter,
+      session: { strategy: "database" },
+      providers: [unusedOAuthProvider()],
+    },
   };
 }
 

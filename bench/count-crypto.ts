@@ -5,11 +5,15 @@
  * derivation uses): two thread hand-offs each. On a busy machine those hops are the part of a
  * request whose cost grows most with load. `importKey` of raw bytes runs inline.
  *
- *   npx tsx bench/count-crypto.ts
+ * The database-session scenarios also count the adapter calls each library makes per request
+ * (DESIGN.md §7: one read, and no write until `updateAge` has passed).
+ *
+ *   npx tsx bench/count-crypto.ts [--only session,db-memory,...]
  */
 import { createRequire, syncBuiltinESMExports } from "node:module";
-import { createContenders, isolateFromEnvironment } from "./contenders.js";
-import { SCENARIOS, signInOnce, type ScenarioId } from "./scenarios.js";
+import { createContenders, isolateFromEnvironment, type Contender } from "./contenders.js";
+import { describeCounts, openDatabase } from "./database.js";
+import { SCENARIOS, signInOnce, type Fixture, type Scenario, type ScenarioId } from "./scenarios.js";
 
 const counts = new Map<string, number>();
 let counting = false;
@@ -36,23 +40,55 @@ function countNodeHkdf(): void {
   syncBuiltinESMExports();
 }
 
+const REQUESTS = 100;
+
+/** Crypto operations per request of one library on one scenario, after a warm-up. */
+async function countPerRequest(contender: Contender, scenario: Scenario, fixture: Fixture): Promise<string> {
+  // Warm caches first, so a one-off key derivation is not counted as a per-request cost.
+  for (let i = 0; i < 10; i++) await contender.handle(scenario.request(fixture));
+  counts.clear();
+  counting = true;
+  for (let i = 0; i < REQUESTS; i++) await contender.handle(scenario.request(fixture));
+  counting = false;
+  return [...counts].map(([method, n]) => `${method} ${n / REQUESTS}`).join(", ") || "none";
+}
+
 async function main(): Promise<void> {
   isolateFromEnvironment();
   countSubtleCalls();
   countNodeHkdf();
-  const requests = 100;
-  for (const contender of createContenders()) {
-    const fixture = await signInOnce(contender);
-    for (const id of Object.keys(SCENARIOS) as ScenarioId[]) {
-      const scenario = SCENARIOS[id];
-      // Warm caches first, so a one-off key derivation is not counted as a per-request cost.
-      for (let i = 0; i < 10; i++) await contender.handle(scenario.request(fixture));
-      counts.clear();
-      counting = true;
-      for (let i = 0; i < requests; i++) await contender.handle(scenario.request(fixture));
-      counting = false;
-      const perRequest = [...counts].map(([method, n]) => `${method} ${n / requests}`).join(", ") || "none";
-      console.log(`${contender.label.padEnd(11)} ${scenario.title.padEnd(28)} ${perRequest}`);
+  const at = process.argv.indexOf("--only");
+  const ids = at >= 0 ? ((process.argv[at + 1] ?? "").split(",") as ScenarioId[]) : (Object.keys(SCENARIOS) as ScenarioId[]);
+  const line = (contender: Contender, scenario: Scenario, text: string) =>
+    console.log(`${contender.label.padEnd(11)} ${scenario.title.padEnd(40)} ${text}`);
+
+  const contenders = createContenders();
+  const fixtures = new Map<Contender, Fixture>();
+  for (const id of ids) {
+    const scenario = SCENARIOS[id];
+    if (!scenario) throw new Error(`unknown scenario ${id}`);
+    if (!scenario.database) {
+      for (const contender of contenders) {
+        if (!fixtures.has(contender)) fixtures.set(contender, await signInOnce(contender));
+        line(contender, scenario, await countPerRequest(contender, scenario, fixtures.get(contender)!));
+      }
+      continue;
+    }
+    const setup = await openDatabase(scenario.database, { countCalls: true });
+    if ("skipped" in setup) {
+      console.log(`${scenario.title}: skipped, ${setup.skipped}`);
+      continue;
+    }
+    try {
+      for (const i of [0, 1] as const) {
+        const crypto = await countPerRequest(setup.contenders[i], scenario, setup.fixtures[i]);
+        // The counters ran through the warm-up too: reset, then count exactly REQUESTS requests.
+        setup.resetCounts();
+        for (let n = 0; n < REQUESTS; n++) await setup.contenders[i].handle(scenario.request(setup.fixtures[i]));
+        line(setup.contenders[i], scenario, `${crypto}; adapter calls per request: ${describeCounts(setup.calls()[i], REQUESTS)}`);
+      }
+    } finally {
+      await setup.close();
     }
   }
 }

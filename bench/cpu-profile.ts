@@ -4,12 +4,15 @@
  * with the most self and inclusive time. Profiles in-process through `node:inspector`, so it runs
  * under tsx with no extra flags; `--save` also writes the raw `.cpuprofile` for Chrome DevTools.
  *
- *   npx tsx bench/cpu-profile.ts [--library appauth|authjs] [--scenario session|signin|csrf] [--ops 20000] [--save]
+ *   npx tsx bench/cpu-profile.ts [--library appauth|authjs] [--scenario session|signin|csrf|db-memory|db-sqlite|db-postgres] [--ops 20000] [--save]
+ *
+ * The database scenarios run on their own store (bench/database.ts), removed at the end.
  */
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
-import { createContenders, isolateFromEnvironment } from "./contenders.js";
-import { SCENARIOS, signInOnce, type ScenarioId } from "./scenarios.js";
+import { createContenders, isolateFromEnvironment, type Contender } from "./contenders.js";
+import { openDatabase } from "./database.js";
+import { SCENARIOS, signInOnce, type Fixture, type Scenario, type ScenarioId } from "./scenarios.js";
 
 interface CallFrame {
   functionName: string;
@@ -112,10 +115,32 @@ async function main(): Promise<void> {
   const ops = Number(option("--ops") ?? 20000);
   const scenario = SCENARIOS[scenarioId];
   if (!scenario) throw new Error(`unknown scenario ${scenarioId}`);
-  const contender = createContenders().find((c) => c.id === library);
-  if (!contender) throw new Error(`unknown library ${library}: appauth or authjs`);
+  if (library !== "appauth" && library !== "authjs") throw new Error(`unknown library ${library}: appauth or authjs`);
+  const index = library === "appauth" ? 0 : 1;
 
-  const fixture = await signInOnce(contender);
+  let contender: Contender;
+  let fixture: Fixture;
+  let close = async () => {};
+  if (scenario.database) {
+    const setup = await openDatabase(scenario.database);
+    if ("skipped" in setup) throw new Error(`${scenario.title}: ${setup.skipped}`);
+    ({ close } = setup);
+    contender = setup.contenders[index];
+    fixture = setup.fixtures[index];
+  } else {
+    contender = createContenders()[index];
+    fixture = await signInOnce(contender);
+  }
+  try {
+    await profile(contender, scenario, fixture, ops);
+  } finally {
+    await close();
+  }
+}
+
+async function profile(contender: Contender, scenario: Scenario, fixture: Fixture, ops: number): Promise<void> {
+  const library = contender.id;
+  const scenarioId = scenario.id;
   for (let i = 0; i < 2000; i++) await contender.handle(scenario.request(fixture));
 
   const session = new Session();

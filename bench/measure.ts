@@ -19,6 +19,19 @@ export interface LibraryResult {
   /** Median of the per-round throughputs. */
   medianOpsPerSec: number;
   roundsOpsPerSec: number[];
+  /**
+   * Median over the rounds of the process's CPU time (user + system, all threads: the main thread,
+   * the thread pool's crypto jobs, GC) per request, in µs. Unlike throughput it does not count time
+   * spent waiting for a CPU, so it stays put when other processes load the machine; it does not
+   * count a database server's time either.
+   */
+  medianCpuMicrosPerOp: number;
+  roundsCpuMicrosPerOp: number[];
+}
+
+interface Round {
+  opsPerSec: number;
+  cpuMicrosPerOp: number;
 }
 
 export interface ScenarioResult {
@@ -30,6 +43,12 @@ export interface ScenarioResult {
   ratio: number;
   /** Median of the ratios of rounds run back to back; close to `ratio` when the run was steady. */
   pairedRatio: number;
+  /** CPU per request of `results[1]` over that of `results[0]`: above 1 when the first library needs less CPU. */
+  cpuRatio: number;
+  /** Requests each library served for this scenario: warm-up, probe, rounds and the final check. */
+  requestsPerLibrary: number;
+  /** Database-session scenarios: the store, and the writes each library made through its adapter. */
+  database?: { description: string; writes: [Record<string, number>, Record<string, number>] };
 }
 
 export function median(values: readonly number[]): number {
@@ -51,10 +70,11 @@ async function warmUp(contender: Contender, scenario: Scenario, fixture: Fixture
   }
 }
 
-/** Runs `ops` sequential requests and returns their throughput in operations per second. */
-async function timeRound(contender: Contender, scenario: Scenario, fixture: Fixture, ops: number): Promise<number> {
+/** Runs `ops` sequential requests: their throughput in operations per second, and the CPU time each took. */
+async function timeRound(contender: Contender, scenario: Scenario, fixture: Fixture, ops: number): Promise<Round> {
   const requests = Array.from({ length: ops }, () => scenario.request(fixture));
   collectGarbage();
+  const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < ops; i++) {
     const response = await contender.handle(requests[i]!);
@@ -62,7 +82,8 @@ async function timeRound(contender: Contender, scenario: Scenario, fixture: Fixt
     if (problem) throw new Misbehaviour(contender, `${scenario.title} (measured request ${i + 1})`, problem);
   }
   const elapsed = performance.now() - start;
-  return (ops * 1000) / elapsed;
+  const used = process.cpuUsage(cpu);
+  return { opsPerSec: (ops * 1000) / elapsed, cpuMicrosPerOp: (used.user + used.system) / ops };
 }
 
 /** Measures one scenario on both libraries. `fixtures[i]` belongs to `contenders[i]`. */
@@ -77,26 +98,37 @@ export async function measureScenario(
   // A short probe of each library sets the round size, the same for both.
   const probeOps = Math.max(50, Math.min(options.warmup, 500));
   const probe: number[] = [];
-  for (const i of [0, 1] as const) probe.push(await timeRound(contenders[i], scenario, fixtures[i], probeOps));
+  for (const i of [0, 1] as const) probe.push((await timeRound(contenders[i], scenario, fixtures[i], probeOps)).opsPerSec);
   const faster = Math.max(...probe);
   const opsPerRound = Math.min(50_000, Math.max(200, Math.round((faster * options.roundMs) / 1000)));
 
-  const rounds: [number[], number[]] = [[], []];
+  const rounds: [Round[], Round[]] = [[], []];
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
     for (const i of order) rounds[i].push(await timeRound(contenders[i], scenario, fixtures[i], opsPerRound));
   }
 
-  const results: [LibraryResult, LibraryResult] = [
-    { medianOpsPerSec: median(rounds[0]), roundsOpsPerSec: rounds[0] },
-    { medianOpsPerSec: median(rounds[1]), roundsOpsPerSec: rounds[1] },
-  ];
+  // One more response each, checked in full: the rounds ended in the state they started in.
+  for (const i of [0, 1] as const) {
+    const response = await contenders[i].handle(scenario.request(fixtures[i]));
+    const problem = await scenario.fullCheck(contenders[i], fixtures[i], response);
+    if (problem) throw new Misbehaviour(contenders[i], `${scenario.title} (after the rounds)`, problem);
+  }
+
+  const library = (own: Round[]): LibraryResult => {
+    const ops = own.map((r) => r.opsPerSec);
+    const cpu = own.map((r) => r.cpuMicrosPerOp);
+    return { medianOpsPerSec: median(ops), roundsOpsPerSec: ops, medianCpuMicrosPerOp: median(cpu), roundsCpuMicrosPerOp: cpu };
+  };
+  const results: [LibraryResult, LibraryResult] = [library(rounds[0]), library(rounds[1])];
   return {
     scenario: scenario.id,
     title: scenario.title,
     opsPerRound,
     results,
     ratio: results[0].medianOpsPerSec / results[1].medianOpsPerSec,
-    pairedRatio: median(rounds[0].map((ops, round) => ops / rounds[1][round]!)),
+    pairedRatio: median(rounds[0].map((r, round) => r.opsPerSec / rounds[1][round]!.opsPerSec)),
+    cpuRatio: results[1].medianCpuMicrosPerOp / results[0].medianCpuMicrosPerOp,
+    requestsPerLibrary: options.warmup + probeOps + options.rounds * opsPerRound + 1,
   };
 }

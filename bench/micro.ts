@@ -26,24 +26,35 @@ export function microOptions(defaults: MicroOptions = { iterations: 1000, passes
   return { iterations: read("--iterations", defaults.iterations), passes: read("--passes", defaults.passes) };
 }
 
-async function microsecondsPerOp(piece: Piece, iterations: number): Promise<number> {
+/** Wall and CPU (this process, all threads) µs per operation over `iterations` sequential awaits. */
+async function microsecondsPerOp(piece: Piece, iterations: number): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < iterations; i++) await piece.run();
-  return ((performance.now() - start) * 1000) / iterations;
+  const wall = ((performance.now() - start) * 1000) / iterations;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / iterations };
 }
 
 /** Measures every piece and prints one line each: best and median µs per operation. */
 export async function measurePieces(title: string, pieces: readonly Piece[], options: MicroOptions): Promise<void> {
   for (const piece of pieces) await microsecondsPerOp(piece, Math.min(options.iterations, 500));
   const samples = pieces.map(() => [] as number[]);
+  const cpuSamples = pieces.map(() => [] as number[]);
   for (let pass = 0; pass < options.passes; pass++) {
-    for (const [i, piece] of pieces.entries()) samples[i]!.push(await microsecondsPerOp(piece, options.iterations));
+    for (const [i, piece] of pieces.entries()) {
+      const { wall, cpu } = await microsecondsPerOp(piece, options.iterations);
+      samples[i]!.push(wall);
+      cpuSamples[i]!.push(cpu);
+    }
   }
   const width = Math.max(...pieces.map((p) => p.label.length));
   console.log(`${title}: µs per operation over ${options.passes} passes of ${options.iterations} sequential awaits (Node ${process.version})\n`);
-  console.log(`${"".padEnd(width)}  ${"best".padStart(8)}  ${"median".padStart(8)}`);
+  console.log(`${"".padEnd(width)}  ${"best".padStart(8)}  ${"median".padStart(8)}  ${"CPU".padStart(8)}`);
   for (const [i, piece] of pieces.entries()) {
     const best = Math.min(...samples[i]!);
-    console.log(`${piece.label.padEnd(width)}  ${best.toFixed(1).padStart(8)}  ${median(samples[i]!).toFixed(1).padStart(8)}`);
+    const cells = [best, median(samples[i]!), median(cpuSamples[i]!)].map((v) => v.toFixed(1).padStart(8));
+    console.log(`${piece.label.padEnd(width)}  ${cells.join("  ")}`);
   }
+  console.log("\nbest, median: wall time of the passes; CPU: median of the passes' process CPU time (all threads: GC, thread pool).");
 }

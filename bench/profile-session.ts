@@ -11,6 +11,7 @@ import { createActor, fromPromise, setup } from "xstate";
 import { sessionMachine } from "../machines/session.machine.js";
 import { getRuntime } from "../src/config/runtime.js";
 import { parseCookies, type SetCookie } from "../src/cookies.js";
+import { bindDatabaseSession } from "../src/flows/database-session.js";
 import { bindSessionMachine, handleSession } from "../src/flows/session.js";
 import { runFlow } from "../src/flows/run.js";
 import { decodeWithSecretIndex } from "../src/jwt/index.js";
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
   const bound = bindSessionMachine(rt);
   const input = { token, now: Date.now(), updateAge: rt.session.updateAge, req: ctx };
   const session: Session = { user: { name: "Bench User", email: "bench@example.com", image: null }, expires: new Date().toISOString() };
-  const plan = await handleSession(rt, bound, ctx);
+  const machines = { jwt: bound, database: bindDatabaseSession(rt) };
+  const plan = await handleSession(rt, machines, ctx);
 
   // The session machine with effects that return at once: what the machine itself costs.
   const instant = sessionMachine.provide({
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, sessionRequest()) },
     { label: "    parseCookies(cookie header)", run: () => parseCookies(fixture.signedInCookies) },
     { label: "  readSessionCookie(ctx)", run: () => readSessionCookie(ctx) },
-    { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, bound, ctx) },
+    { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, machines, ctx) },
     { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, bound, input) },
     { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input) },
     {

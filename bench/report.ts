@@ -22,17 +22,35 @@ function spread(rounds: readonly number[], median: number): string {
 }
 
 export function renderTable(results: readonly ScenarioResult[], contenders: readonly [Contender, Contender]): string {
-  const header = ["scenario", `${contenders[0].label} ops/s`, `${contenders[1].label} ops/s`, "ratio"];
+  const header = [
+    "scenario",
+    `${contenders[0].label} ops/s`,
+    `${contenders[1].label} ops/s`,
+    "ratio",
+    "paired",
+    "CPU µs/req",
+    "CPU ratio",
+  ];
   const rows = results.map((r) => [
     r.title,
     `${formatOps(r.results[0].medianOpsPerSec)} ${spread(r.results[0].roundsOpsPerSec, r.results[0].medianOpsPerSec)}`,
     `${formatOps(r.results[1].medianOpsPerSec)} ${spread(r.results[1].roundsOpsPerSec, r.results[1].medianOpsPerSec)}`,
     `${r.ratio.toFixed(2)}x`,
+    `${r.pairedRatio.toFixed(2)}x`,
+    `${r.results[0].medianCpuMicrosPerOp.toFixed(0)} / ${r.results[1].medianCpuMicrosPerOp.toFixed(0)}`,
+    `${r.cpuRatio.toFixed(2)}x`,
   ]);
   const widths = header.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join("   ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("   "), ...rows.map(line)].join("\n");
+}
+
+/** A scenario that could not run here (a database server that does not answer), and why. */
+export interface Skipped {
+  scenario: ScenarioResult["scenario"];
+  title: string;
+  reason: string;
 }
 
 export interface RunRecord {
@@ -42,6 +60,7 @@ export interface RunRecord {
   gcBetweenRounds: boolean;
   libraries: string[];
   scenarios: ScenarioResult[];
+  skipped: Skipped[];
   requirement: { scenario: "session"; minRatio: number; ratio: number | null; met: boolean | null };
 }
 
@@ -49,6 +68,7 @@ export function buildRecord(
   results: ScenarioResult[],
   contenders: readonly [Contender, Contender],
   options: MeasureOptions,
+  skipped: Skipped[] = [],
 ): RunRecord {
   const session = results.find((r) => r.scenario === "session");
   const cpus = os.cpus();
@@ -65,6 +85,7 @@ export function buildRecord(
     gcBetweenRounds: typeof (globalThis as { gc?: unknown }).gc === "function",
     libraries: contenders.map((c) => c.label),
     scenarios: results,
+    skipped,
     requirement: {
       scenario: "session",
       minRatio: SESSION_RATIO_REQUIRED,

@@ -1,16 +1,22 @@
 /**
  * `npm run bench`: appauth against @auth/core in one process, on the routes that matter most —
- * reading a session, a credentials sign-in, and the CSRF token — reported as ratios (DESIGN.md §7).
+ * reading a session (JWT, and database sessions on the memory, SQLite and PostgreSQL adapters), a
+ * credentials sign-in, and the CSRF token — reported as ratios (DESIGN.md §7).
  *
  *   npm run bench -- --rounds 10 --round-ms 250 --warmup 300 --only session,signin --assert
+ *   npm run bench -- --only db-memory,db-sqlite,db-postgres
+ *
+ * The database scenarios create their stores and remove them at the end (bench/database.ts); the
+ * PostgreSQL one is skipped, with a note, when no server answers (BENCH_POSTGRES_URL).
  *
  * `NODE_OPTIONS=--expose-gc npm run bench` also collects garbage before every round, so one
  * library's garbage is not collected on the other's time.
  */
 import { createContenders, isolateFromEnvironment } from "./contenders.js";
+import { describeCounts, Interrupted, openDatabase } from "./database.js";
 import { measureScenario, type MeasureOptions, type ScenarioResult } from "./measure.js";
-import { buildRecord, renderTable, SESSION_RATIO_REQUIRED, writeRecord } from "./report.js";
-import { Misbehaviour, SCENARIOS, signInOnce, type ScenarioId } from "./scenarios.js";
+import { buildRecord, renderTable, SESSION_RATIO_REQUIRED, writeRecord, type Skipped } from "./report.js";
+import { Misbehaviour, SCENARIOS, signInOnce, type Scenario, type ScenarioId } from "./scenarios.js";
 
 interface CliOptions extends MeasureOptions {
   only: ScenarioId[];
@@ -20,7 +26,7 @@ interface CliOptions extends MeasureOptions {
 
 function usage(problem: string): never {
   console.error(`bench: ${problem}`);
-  console.error("usage: npm run bench -- [--rounds N] [--round-ms MS] [--warmup N] [--only session,signin,csrf] [--assert]");
+  console.error(`usage: npm run bench -- [--rounds N] [--round-ms MS] [--warmup N] [--only ${Object.keys(SCENARIOS).join(",")}] [--assert]`);
   process.exit(2);
 }
 
@@ -31,7 +37,7 @@ function positiveInteger(flag: string, value: string | undefined): number {
 }
 
 function parseArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { rounds: 10, roundMs: 250, warmup: 300, only: ["session", "signin", "csrf"], assert: false };
+  const options: CliOptions = { rounds: 10, roundMs: 250, warmup: 300, only: Object.keys(SCENARIOS) as ScenarioId[], assert: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     switch (flag) {
@@ -61,13 +67,26 @@ function parseArgs(argv: readonly string[]): CliOptions {
   return options;
 }
 
+/** A database-session scenario: its own contenders and store, opened for it and removed after. */
+async function measureDatabaseScenario(scenario: Scenario, measure: MeasureOptions): Promise<ScenarioResult | Skipped> {
+  const setup = await openDatabase(scenario.database!);
+  if ("skipped" in setup) return { scenario: scenario.id, title: scenario.title, reason: setup.skipped };
+  try {
+    const result = await measureScenario(scenario, setup.contenders, setup.fixtures, measure);
+    return { ...result, database: { description: setup.description, writes: setup.writes() } };
+  } finally {
+    await setup.close();
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const removed = isolateFromEnvironment();
   if (removed.length) console.log(`Ignoring ${removed.join(", ")}: both libraries run on their bench config alone.`);
 
   const contenders = createContenders();
-  const fixtures = [await signInOnce(contenders[0]), await signInOnce(contenders[1])] as const;
+  const needsSignIn = options.only.some((id) => !SCENARIOS[id].database);
+  const fixtures = needsSignIn ? ([await signInOnce(contenders[0]), await signInOnce(contenders[1])] as const) : undefined;
   const measure: MeasureOptions = { rounds: options.rounds, roundMs: options.roundMs, warmup: options.warmup };
   const gc = typeof (globalThis as { gc?: unknown }).gc === "function";
   console.log(
@@ -76,16 +95,40 @@ async function main(): Promise<void> {
   );
 
   const results: ScenarioResult[] = [];
+  const skipped: Skipped[] = [];
   for (const id of options.only) {
-    const result = await measureScenario(SCENARIOS[id], contenders, fixtures, measure);
-    console.log(`  ${result.title}: ${result.opsPerRound} requests per round, ${result.ratio.toFixed(2)}x`);
-    results.push(result);
+    const scenario = SCENARIOS[id];
+    const outcome = scenario.database
+      ? await measureDatabaseScenario(scenario, measure)
+      : await measureScenario(scenario, contenders, fixtures!, measure);
+    if ("reason" in outcome) {
+      console.log(`  ${outcome.title}: SKIPPED, ${outcome.reason}`);
+      skipped.push(outcome);
+      continue;
+    }
+    console.log(`  ${outcome.title}: ${outcome.opsPerRound} requests per round, ${outcome.ratio.toFixed(2)}x`);
+    results.push(outcome);
   }
 
   console.log(`\n${renderTable(results, contenders)}\n`);
-  console.log("ops/s: median of the rounds (± half the spread of the rounds); ratio: appauth / @auth/core.");
+  console.log(
+    "ops/s: median of the rounds (± half the spread of the rounds); ratio: appauth / @auth/core; " +
+      "paired: median of the ratios of rounds run back to back (steadier when the machine is loaded).",
+  );
+  console.log(
+    `CPU µs/req: the process's CPU time per request, ${contenders[0].label} / ${contenders[1].label} (all threads; not a database ` +
+      `server's); CPU ratio: ${contenders[1].label} / ${contenders[0].label}, the ratio a loaded machine disturbs least.`,
+  );
+  for (const result of results.filter((r) => r.database)) {
+    const [a, b] = result.database!.writes;
+    console.log(
+      `${result.title}: ${result.database!.description}; adapter writes in ${result.requestsPerLibrary} requests each: ` +
+        `${contenders[0].label} ${describeCounts(a)}, ${contenders[1].label} ${describeCounts(b)}.`,
+    );
+  }
+  for (const skip of skipped) console.log(`${skip.title}: not measured, ${skip.reason}.`);
 
-  const record = buildRecord(results, contenders, measure);
+  const record = buildRecord(results, contenders, measure, skipped);
   await writeRecord(new URL("./.last-run.json", import.meta.url), record);
   console.log("Written to bench/.last-run.json.");
 
@@ -99,6 +142,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof Interrupted) {
+    process.exitCode = 130;
+    return;
+  }
   if (error instanceof Misbehaviour) {
     console.error(`\nbench aborted: ${error.message}`);
     console.error("Nothing was measured on an error path; fix the library or the bench config first.");

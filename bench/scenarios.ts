@@ -8,7 +8,11 @@ import { BASE_PATH, BENCH_USER, ORIGIN, PASSWORD, USERNAME, type Contender } fro
 /** Where a successful sign-in is sent back to. */
 export const CALLBACK_URL = `${ORIGIN}/dashboard`;
 
-/** The cookies and CSRF pair a browser holds after signing in with one library. */
+/**
+ * The cookies and CSRF pair a browser holds after signing in with one library. For a database
+ * session (`bench/database.ts`) the record is created through the adapter, there is no sign-in and
+ * no CSRF pair (both empty), and `signedInCookies` is the session cookie alone.
+ */
 export interface Fixture {
   csrfToken: string;
   /** `name=value` of the CSRF cookie, as a browser would send it. */
@@ -17,11 +21,19 @@ export interface Fixture {
   signedInCookies: string;
 }
 
-export type ScenarioId = "session" | "signin" | "csrf";
+/** The stores a database-session scenario runs on (`bench/database.ts`). */
+export type DatabaseKind = "memory" | "sqlite" | "postgres";
+
+export type ScenarioId = "session" | "signin" | "csrf" | "db-memory" | "db-sqlite" | "db-postgres";
 
 export interface Scenario {
   id: ScenarioId;
   title: string;
+  /**
+   * Set on the database-session scenarios: they run on contenders configured with
+   * `strategy: "database"` on this store, with fixtures from `openDatabase`, not the JWT ones.
+   */
+  database?: DatabaseKind;
   request(fixture: Fixture): Request;
   /** Run on every measured response: cheap, no body read. Null when the response is the expected one. */
   quickCheck(response: Response): string | null;
@@ -51,7 +63,7 @@ function signInRequest(csrfToken: string, csrfCookie: string): Request {
 }
 
 /** `name=value` pairs of a response's `Set-Cookie` headers, skipping cookies it expires. */
-function cookiesSet(response: Response): Map<string, string> {
+export function cookiesSet(response: Response): Map<string, string> {
   const out = new Map<string, string>();
   for (const header of response.headers.getSetCookie()) {
     const pair = header.split(";", 1)[0]!;
@@ -86,7 +98,7 @@ async function checkSignIn(contender: Contender, response: Response): Promise<st
   return null;
 }
 
-async function checkSession(_contender: Contender, response: Response): Promise<string | null> {
+export async function checkSession(_contender: Contender, response: Response): Promise<string | null> {
   if (response.status !== 200) return `expected 200, got ${response.status}`;
   const body = await readJson(response);
   if (body === null) return "the session is null: the session cookie was not accepted";
@@ -125,6 +137,24 @@ export async function signInOnce(contender: Contender): Promise<Fixture> {
   return fixture;
 }
 
+/**
+ * GET /session under the database strategy: the session cookie holds a random token, the library
+ * loads the record and its user through the adapter. Checked like the JWT read: 200, the user's
+ * email, an expiry. The measured responses are only checked for status 200; `measureScenario`
+ * checks one more response in full after the rounds, and `bench/database.ts` counts the adapter's
+ * writes, so a session that vanished or was rewritten on every read would not go unnoticed.
+ */
+function databaseSessionScenario(id: ScenarioId, database: DatabaseKind, store: string): Scenario {
+  return {
+    id,
+    title: `GET /session (database, ${store})`,
+    database,
+    request: (fixture) => new Request(url("/session"), { headers: { cookie: fixture.signedInCookies } }),
+    quickCheck: (response) => (response.status === 200 ? null : `status ${response.status}`),
+    fullCheck: (contender, _fixture, response) => checkSession(contender, response),
+  };
+}
+
 export const SCENARIOS: Record<ScenarioId, Scenario> = {
   session: {
     id: "session",
@@ -153,4 +183,7 @@ export const SCENARIOS: Record<ScenarioId, Scenario> = {
       return body?.csrfToken === fixture.csrfToken ? null : `expected the held token back, got ${JSON.stringify(body)}`;
     },
   },
+  "db-memory": databaseSessionScenario("db-memory", "memory", "memory adapter"),
+  "db-sqlite": databaseSessionScenario("db-sqlite", "sqlite", "SQLite"),
+  "db-postgres": databaseSessionScenario("db-postgres", "postgres", "PostgreSQL"),
 };
