@@ -1,17 +1,21 @@
 /**
  * The demo application: appauth on plain `node:http`, no framework. The app itself is one
- * `(Request) => Promise<Response>` handler (auth routes under /api/auth, a home page and a
- * protected page); `startDemo` serves it on a port, and `server.ts` is the command line around that.
+ * `(Request) => Promise<Response>` handler (auth routes under /api/auth, a home page, a
+ * protected page and the dev mailbox); `startDemo` serves it on a port, and `server.ts` is the
+ * command line around that.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Auth, type AuthConfig, type LoggerInstance, type Session } from "../src/index.js";
 import Credentials from "../src/providers/credentials.js";
+import Nodemailer from "../src/providers/email.js";
+import { Passkey } from "../src/providers/webauthn.js";
 import type { OIDCConfig } from "../src/providers/oauth-types.js";
 import { sqliteAdapter } from "../src/adapters/sql/sqlite.js";
 import type { Adapter } from "../src/types.js";
 import { startDemoProvider, DEFAULT_DATA_DIR, type DemoProvider } from "./op/index.js";
+import { mailboxPage, startMailbox, type Mailbox } from "./mailbox/index.js";
 import { join } from "node:path";
 import { toNodeListener, type FetchHandler } from "./node-http.js";
 import { homePage, notFoundPage, PAGE_HEADERS, protectedPage, type DemoLinks } from "./pages.js";
@@ -38,6 +42,12 @@ function sameText(given: unknown, expected: string): boolean {
   return timingSafeEqual(digest(typeof given === "string" ? given : ""), digest(expected)) && typeof given === "string";
 }
 
+/** Where the dev mailbox page lives. */
+export const MAILBOX_PATH = "/dev/mailbox";
+
+/** The sender of the demo's sign-in mails. */
+export const DEMO_MAIL_FROM = "appauth demo <no-reply@localhost>";
+
 /** The provider id of the bundled OpenID Provider. */
 export const DEMO_IDP_ID = "demo-idp";
 
@@ -60,17 +70,23 @@ export function demoAuthConfig(options: {
   secret: string | undefined;
   logger?: Partial<LoggerInstance>;
   identityProvider?: OIDCConfig;
-  /** Where users, accounts and sessions live; without one, sessions are JWTs and nothing is stored. */
+  /** Where users, accounts and sessions live; without one, sessions are JWTs, nothing is stored and there are no passkeys. */
   adapter?: Adapter;
+  /** The SMTP server of email sign-in (nodemailer options); without one (or an adapter) there is none. */
+  mailServer?: Record<string, unknown>;
 }): AuthConfig {
   return {
     ...(options.adapter ? { adapter: options.adapter } : {}),
+    // Passkeys keep their authenticators in the store, so they too come only with an adapter.
+    ...(options.adapter ? { experimental: { enableWebAuthn: true } } : {}),
     basePath: BASE_PATH,
     trustHost: true,
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     providers: [
       ...(options.identityProvider ? [options.identityProvider] : []),
+      // Email links need a store for their tokens, so email sign-in comes only with an adapter.
+      ...(options.mailServer && options.adapter ? [Nodemailer({ server: options.mailServer, from: DEMO_MAIL_FROM })] : []),
       Credentials({
         credentials: {
           username: { label: "Username", autocomplete: "username", required: true },
@@ -83,6 +99,7 @@ export function demoAuthConfig(options: {
           return userOk && passwordOk ? { ...DEMO_USER.profile } : null;
         },
       }),
+      ...(options.adapter ? [Passkey()] : []),
     ],
   };
 }
@@ -113,8 +130,9 @@ function redirect(location: string, setCookies: string[] = []): Response {
   return new Response(null, { status: 303, headers });
 }
 
-/** The whole app as one fetch-style handler. */
-export function createDemoApp(config: AuthConfig): FetchHandler {
+/** The whole app as one fetch-style handler; `mailbox` is the dev mailbox whose mails /dev/mailbox lists. */
+export function createDemoApp(config: AuthConfig, options: { mailbox?: Pick<Mailbox, "host" | "port" | "list"> } = {}): FetchHandler {
+  const { mailbox } = options;
   return async (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`)) return Auth(request, config);
@@ -125,13 +143,15 @@ export function createDemoApp(config: AuthConfig): FetchHandler {
     switch (pathname) {
       case "/": {
         const { session, setCookies } = await readSession(request, config);
-        return page(homePage({ session, links, hint: DEMO_USER }), 200, setCookies);
+        return page(homePage({ session, links, hint: DEMO_USER, ...(mailbox ? { mailbox: MAILBOX_PATH } : {}) }), 200, setCookies);
       }
       case "/protected": {
         const { session, setCookies } = await readSession(request, config);
         if (!session) return redirect(links.signIn("/protected"), setCookies);
         return page(protectedPage({ session, links }), 200, setCookies);
       }
+      case MAILBOX_PATH:
+        return page(mailboxPage(mailbox ? { messages: mailbox.list(), smtp: `${mailbox.host}:${mailbox.port}` } : { messages: [] }), 200);
       default:
         return page(notFoundPage(pathname), 404);
     }
@@ -194,6 +214,8 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     redirectUris: [`${url}${BASE_PATH}/callback/${DEMO_IDP_ID}`],
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
+  // Email sign-in with no mail account: a loopback SMTP server inside the demo receives the links.
+  const mailbox = await startMailbox();
   // The embedded default: users, accounts and sessions in an SQLite file created on first run.
   const store = sqliteAdapter(join(options.dataDir ?? DEFAULT_DATA_DIR, "appauth.sqlite"));
   await store.migrate();
@@ -206,9 +228,10 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     secret,
     adapter: store,
     identityProvider: demoIdentityProvider(op),
+    mailServer: mailbox.server,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  ready.app = createDemoApp(config);
+  ready.app = createDemoApp(config, { mailbox });
 
   let closing: Promise<void> | undefined;
   return {
@@ -223,6 +246,7 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
           setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         }),
         op.close(),
+        mailbox.close(),
       ]).then(() => store.destroy());
       return closing;
     },

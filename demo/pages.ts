@@ -1,7 +1,7 @@
 /**
- * The demo's own pages, rendered on the server: home, protected and not-found. Every value that
- * reaches the markup is escaped; the one stylesheet is inline and allowed by its hash in the CSP,
- * so the pages load nothing from anywhere else.
+ * The demo's own pages, rendered on the server: home, protected and not-found; the dev mailbox page
+ * (mailbox/page.ts) uses the same layout. Every value that reaches the markup is escaped; the one
+ * stylesheet is inline and allowed by its hash in the CSP, so the pages load nothing from anywhere else.
  */
 import { createHash } from "node:crypto";
 import type { Session } from "../src/index.js";
@@ -21,7 +21,7 @@ export interface DemoHint {
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-function escape(value: string): string {
+export function escape(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
@@ -57,6 +57,7 @@ pre{background:var(--code);border:1px solid var(--line);border-radius:8px;paddin
 dl{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:0}
 dt{color:var(--muted)}
 dd{margin:0}
+.url{overflow-wrap:anywhere}
 `;
 
 const STYLE_HASH = createHash("sha256").update(STYLESHEET).digest("base64");
@@ -70,9 +71,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "same-origin",
 };
 
-type Section = "home" | "protected" | "none";
+export type Section = "home" | "protected" | "mailbox" | "none";
 
-function layout(title: string, current: Section, body: string): string {
+export function layout(title: string, current: Section, body: string): string {
   const link = (href: string, label: string, section: Section) =>
     `<a href="${href}"${current === section ? ' aria-current="page"' : ""}>${label}</a>`;
   return `<!doctype html>
@@ -88,7 +89,7 @@ function layout(title: string, current: Section, body: string): string {
     "/protected",
     "Protected",
     "protected",
-  )}</nav></div></header>
+  )}${link("/dev/mailbox", "Mailbox", "mailbox")}</nav></div></header>
 <main>
 ${body}
 </main>
@@ -109,8 +110,11 @@ function statusBadge(session: Session | null): string {
 }
 
 /** The home page: whether you are signed in, the session JSON, and the way in or out. */
-export function homePage(params: { session: Session | null; links: DemoLinks; hint: DemoHint }): string {
-  const { session, links, hint } = params;
+export function homePage(params: { session: Session | null; links: DemoLinks; hint: DemoHint; mailbox?: string }): string {
+  const { session, links, hint, mailbox } = params;
+  const byEmail = mailbox
+    ? `<p class="muted">Or sign in by email with any address: no mail leaves this machine, sent mails appear in the <a href="${escape(mailbox)}">dev mailbox</a>.</p>`
+    : "";
   const intro = session
     ? `<h1>Signed in as ${escape(displayName(session))}</h1>
 <p class="muted">Your session is a JWT in an encrypted, httpOnly cookie. The app reads it on every request through <code>GET ${escape(links.sessionJson)}</code>.</p>
@@ -120,6 +124,7 @@ export function homePage(params: { session: Session | null; links: DemoLinks; hi
     : `<h1>You are not signed in</h1>
 <p class="muted">Sign in with the built-in sign-in page, then come back here to see your session.</p>
 <p class="hint">Demo account: username <code>${escape(hint.username)}</code>, password <code>${escape(hint.password)}</code></p>
+${byEmail}
 <div class="actions"><a class="btn" href="${escape(links.signIn("/"))}">Sign in</a><a class="btn secondary" href="/protected">Try the protected page</a></div>`;
   const json = JSON.stringify(session, null, 2);
   return layout(

@@ -7,7 +7,7 @@
 import { assign, emit, setup } from "xstate";
 import type { AdapterSession, AdapterUser, Session } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import { defaultUserSession, effect, type FlowFailure, type SetCookie } from "./shared.js";
 
 export interface DatabaseSessionInput {
   /** The session cookie's value; absent when there is no cookie. */
@@ -20,6 +20,8 @@ export interface DatabaseSessionInput {
   maxAge: number;
   /** Seconds between two extensions of the expiry (0: every read). */
   updateAge: number;
+  /** Whether the application has its own `session` callback; without one, the default runs here. */
+  callbacks: { session: boolean };
   req: RequestContext;
 }
 
@@ -66,9 +68,13 @@ export const databaseSessionMachine = setup({
       cookies: extended.cookies,
     })),
     rememberSession: assign((_, session: Session) => ({ session })),
+    useDefaultSession: assign(({ context }) => ({
+      session: defaultUserSession(context.user!, context.record!.expires.toISOString()),
+    })),
     announceSession: emit(({ context }) => ({ type: "session" as const, session: context.session! })),
   },
   guards: {
+    hasSessionCallback: ({ context }) => context.callbacks.session,
     hasToken: ({ context }) => typeof context.sessionToken === "string" && context.sessionToken.length > 0,
     sessionFound: (_, loaded: Loaded | null) => loaded !== null,
     // Extended at most once per updateAge: the last extension set expires to (then + maxAge).
@@ -101,15 +107,21 @@ export const databaseSessionMachine = setup({
       },
     },
     checkingExpiry: {
-      always: [{ guard: "extensionDue", target: "extending" }, { target: "runningSessionCallback" }],
+      always: [{ guard: "extensionDue", target: "extending" }, { target: "shapingSession" }],
     },
     extending: {
       invoke: {
         src: "extendSession",
         input: ({ context }) => ({ session: context.record!, expires: context.now + context.maxAge * 1000, req: context.req }),
-        onDone: { target: "runningSessionCallback", actions: { type: "rememberExtension", params: ({ event }) => event.output } },
+        onDone: { target: "shapingSession", actions: { type: "rememberExtension", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
+    },
+    shapingSession: {
+      always: [
+        { guard: "hasSessionCallback", target: "runningSessionCallback" },
+        { target: "active", actions: "useDefaultSession" },
+      ],
     },
     runningSessionCallback: {
       invoke: {

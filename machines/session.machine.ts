@@ -7,7 +7,7 @@
 import { assign, emit, setup } from "xstate";
 import type { JWT, Session } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import { defaultTokenSession, effect, type ConfiguredCallbacks, type FlowFailure, type SetCookie } from "./shared.js";
 
 export interface SessionInput {
   /** The session cookie's value, joined from its chunks; absent when there is no cookie. */
@@ -18,6 +18,8 @@ export interface SessionInput {
   now: number;
   /** Seconds a token may age before a read re-issues it (0: every read). */
   updateAge: number;
+  /** The application's own callbacks; without one, its default (pure) runs here instead of an effect. */
+  callbacks: ConfiguredCallbacks;
   req: RequestContext;
 }
 
@@ -69,9 +71,12 @@ export const sessionMachine = setup({
     keepTokenExpiry: assign(({ context }) => ({ expires: new Date((context.payload!.exp ?? 0) * 1000).toISOString() })),
     rememberReissue: assign((_, issued: { cookies: SetCookie[]; expires: string }) => issued),
     rememberSession: assign((_, session: Session) => ({ session })),
+    useDefaultSession: assign(({ context }) => ({ session: defaultTokenSession(context.payload!, context.expires!) })),
     announceSession: emit(({ context }) => ({ type: "session" as const, session: context.session!, token: context.payload! })),
   },
   guards: {
+    hasJwtCallback: ({ context }) => context.callbacks.jwt,
+    hasSessionCallback: ({ context }) => context.callbacks.session,
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
     tokenOpened: (_, output: Decoded) => output !== null,
     tokenKept: (_, output: CallbackResult) => output.token !== null && typeof output.token === "object",
@@ -99,13 +104,16 @@ export const sessionMachine = setup({
         onDone: [
           {
             guard: { type: "tokenOpened", params: ({ event }) => event.output },
-            target: "runningJwtCallback",
+            target: "checkingJwtCallback",
             actions: { type: "rememberToken", params: ({ event }) => event.output! },
           },
           { target: "invalid" },
         ],
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "SessionTokenError" as const }) } },
       },
+    },
+    checkingJwtCallback: {
+      always: [{ guard: "hasJwtCallback", target: "runningJwtCallback" }, { target: "checkingExpiry" }],
     },
     runningJwtCallback: {
       invoke: {
@@ -129,7 +137,7 @@ export const sessionMachine = setup({
       always: [
         { guard: "reissueDue", target: "reissuing" },
         {
-          target: "runningSessionCallback",
+          target: "shapingSession",
           actions: "keepTokenExpiry",
         },
       ],
@@ -139,11 +147,17 @@ export const sessionMachine = setup({
         src: "encodeSessionToken",
         input: ({ context }) => ({ token: context.payload!, req: context.req }),
         onDone: {
-          target: "runningSessionCallback",
+          target: "shapingSession",
           actions: { type: "rememberReissue", params: ({ event }) => event.output },
         },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
+    },
+    shapingSession: {
+      always: [
+        { guard: "hasSessionCallback", target: "runningSessionCallback" },
+        { target: "active", actions: "useDefaultSession" },
+      ],
     },
     runningSessionCallback: {
       invoke: {

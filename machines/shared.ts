@@ -4,6 +4,7 @@
  */
 import { fromPromise } from "xstate";
 import type { SetCookie } from "../src/cookies.js";
+import type { AdapterUser, JWT, Session } from "../src/types.js";
 
 /** An effect placeholder: the machine names it, `src/` supplies it with `machine.provide()`. */
 export function effect<Output, Input>(name: string) {
@@ -30,3 +31,19 @@ export interface FlowFailure {
 }
 
 export type { SetCookie };
+
+/** The session the client sees when the application has no `session` callback (JWT strategy). */
+export function defaultTokenSession(token: JWT, expires: string): Session {
+  return { user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }, expires };
+}
+
+/** The session the client sees when the application has no `session` callback (database strategy). */
+export function defaultUserSession(user: AdapterUser, expires: string): Session {
+  return { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires };
+}
+
+/** Which of the application's callbacks are configured: the defaults are pure and run in the machine. */
+export interface ConfiguredCallbacks {
+  jwt: boolean;
+  session: boolean;
+}

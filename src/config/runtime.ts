@@ -60,6 +60,10 @@ export interface Runtime {
     decode: (params: JWTDecodeParams) => Promise<{ payload: JWT; secretIndex: number } | null>;
   };
   callbacks: Required<Pick<CallbacksOptions, "signIn" | "redirect" | "jwt" | "session">>;
+  /** Which of `jwt` and `session` the application set: the session machines run the defaults themselves. */
+  configuredCallbacks: { jwt: boolean; session: boolean };
+  /** Whether debug messages go anywhere (so hot paths can skip building them). */
+  debugEnabled: boolean;
   events: EventCallbacks;
   pages: PagesOptions;
   theme: ResolvedTheme;
@@ -262,6 +266,8 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
       jwt: userCallbacks.jwt ?? (({ token }) => token),
       session: userCallbacks.session ?? defaultSessionCallback,
     },
+    configuredCallbacks: { jwt: userCallbacks.jwt !== undefined, session: userCallbacks.session !== undefined },
+    debugEnabled: Boolean(config.debug || config.logger?.debug),
     events: config.events ?? {},
     pages: config.pages ?? {},
     theme: {

@@ -1,6 +1,7 @@
 /** GET and POST /session under the database strategy: the effects of the database session machine. */
 import { fromPromise } from "xstate";
 import { databaseSessionMachine } from "../../machines/database-session.machine.js";
+import { defaultUserSession } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie } from "../cookies.js";
 import { AdapterError } from "../errors.js";
@@ -21,10 +22,7 @@ export function bindDatabaseSession(rt: Runtime) {
       }),
       sessionCallback: fromPromise(async ({ input }) => {
         const { user } = input;
-        const session: Session = {
-          user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
-          expires: input.expires,
-        };
+        const session: Session = defaultUserSession(user, input.expires);
         return rt.callbacks.session({
           session,
           user,

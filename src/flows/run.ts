@@ -13,15 +13,32 @@ const SECRET_KEYS = /token|secret|password|credential|verifier|cookie|code|nonce
 const SECRET_VALUE = /^ey[\w-]+\.[\w-]*\.|^[A-Za-z0-9_\-+/=|.]{32,}$/;
 
 /**
+ * A URL as text with the values of its secret-looking query parameters redacted: a one-time link
+ * carries its token there (`/callback/email?token=`), an OAuth callback its `code` and `state`.
+ */
+function redactUrl(url: URL): string {
+  const copy = new URL(url);
+  for (const [key, v] of [...copy.searchParams]) {
+    if (SECRET_KEYS.test(key) || SECRET_VALUE.test(v)) copy.searchParams.set(key, "[redacted]");
+  }
+  return copy.href;
+}
+
+/**
  * A deep copy of `value` for an observer: every property whose name suggests a secret, and every
- * string that looks like a token (whatever its key: effect outputs carry cookies), is "[redacted]".
+ * string that looks like a token (whatever its key: effect outputs carry cookies), is "[redacted]";
+ * so is every secret-looking query parameter of a URL.
  */
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return SECRET_VALUE.test(value) ? "[redacted]" : value;
+  if (typeof value === "string") {
+    if (SECRET_VALUE.test(value)) return "[redacted]";
+    return /^https?:\/\/[^?#]*\?/i.test(value) && URL.canParse(value) ? redactUrl(new URL(value)) : value;
+  }
   if (depth > 8 || value === null || typeof value !== "object") return value;
   if (value instanceof Request) return { method: value.method, url: "[request]" };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof Date || value instanceof URL) return String(value);
+  if (value instanceof URL) return redactUrl(value);
+  if (value instanceof Date) return String(value);
   if (value instanceof Map || value instanceof Set) return `[${value.constructor.name}]`;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
@@ -115,7 +132,9 @@ export async function runMachine<M extends AnyStateMachine>(
   try {
     if (options.resume) actor.send(options.resume.event as never);
     const result = await finished;
-    rt.logger.debug("flow", `${machine.id} ${result.done ? "ended" : "rests"} in ${JSON.stringify((actor.getSnapshot() as { value?: unknown }).value)}`);
+    if (rt.debugEnabled) {
+      rt.logger.debug("flow", `${machine.id} ${result.done ? "ended" : "rests"} in ${JSON.stringify((actor.getSnapshot() as { value?: unknown }).value)}`);
+    }
     if (deliveries.length) await Promise.all(deliveries);
     return result;
   } finally {

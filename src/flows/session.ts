@@ -4,6 +4,7 @@
  */
 import { fromPromise } from "xstate";
 import { sessionMachine } from "../../machines/session.machine.js";
+import { defaultTokenSession } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
 import { JWTSessionError, SessionTokenError } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
@@ -28,10 +29,7 @@ export function bindSessionMachine(rt: Runtime) {
       encodeSessionToken: fromPromise(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
       sessionCallback: fromPromise(async ({ input }) => {
         const token: JWT = input.token;
-        const session: Session = {
-          user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null },
-          expires: input.expires,
-        };
+        const session: Session = defaultTokenSession(token, input.expires);
         return rt.callbacks.session({
           session,
           token,
@@ -53,7 +51,13 @@ export async function handleSession(
 ): Promise<ResponsePlan> {
   const update = ctx.method === "POST" ? { data: ctx.body.data } : undefined;
   const token = readSessionCookie(ctx);
-  const common = { ...(update ? { update } : {}), now: Date.now(), updateAge: rt.session.updateAge, req: ctx };
+  const common = {
+    ...(update ? { update } : {}),
+    now: Date.now(),
+    updateAge: rt.session.updateAge,
+    callbacks: rt.configuredCallbacks,
+    req: ctx,
+  };
   const output =
     rt.session.strategy === "database"
       ? await runFlow(rt, machines.database, { ...common, sessionToken: token, maxAge: rt.session.maxAge })

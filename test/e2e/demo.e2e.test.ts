@@ -1,7 +1,7 @@
 /**
  * The demo app (demo/app.ts) driven end to end in Debian's Chromium through playwright-core: the
- * built-in sign-in and sign-out pages, the session cookie and the app's own pages, as a person
- * using a browser sees them. The demo runs in-process on a free port of `localhost`.
+ * built-in sign-in and sign-out pages, the session cookie, the app's own pages and its dev mailbox,
+ * as a person using a browser sees them. The demo runs in-process on a free port of `localhost`.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -51,7 +51,7 @@ describe.runIf(hasChromium)("the demo app in Chromium", () => {
   let dataDir: string;
   /** What the library logged, so expected refusals stay quiet and anything else is shown. */
   const logged: { level: string; code: string }[] = [];
-  const EXPECTED_ERRORS = new Set(["CredentialsSignin", "MissingCSRF"]);
+  const EXPECTED_ERRORS = new Set(["CredentialsSignin", "MissingCSRF", "Verification"]);
 
   const url = (path: string) => new URL(path, demo.url).href;
 
@@ -178,6 +178,80 @@ describe.runIf(hasChromium)("the demo app in Chromium", () => {
     const session = (await sessionJson()) as { user: { name: string; email: string } };
     expect(session.user).toMatchObject({ name: "Ada Lovelace", email: "ada@example.test" });
     await page.screenshot({ path: join(ARTIFACTS, "protected-oidc.png"), fullPage: true });
+  });
+
+  it("signs in by email with no account: sign-in page, verify-request page, dev mailbox, link, and back to /protected", async () => {
+    await page.goto("/protected");
+    // The passkey section has an Email field too: this is the email provider's.
+    await page.locator('section[data-provider-type="email"]').getByLabel("Email").fill("  Mail.Reader@Example.test ");
+    await page.getByRole("button", { name: "Sign in with Email" }).click();
+    await page.waitForURL((target) => target.pathname === "/api/auth/verify-request");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email");
+    expect(await sessionCookies()).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "verify-request.png"), fullPage: true });
+
+    // From the verify-request page to the mailbox the way a person finds it: home, then its link.
+    await page.getByRole("link", { name: "Go to the home page" }).click();
+    await page.getByRole("link", { name: "dev mailbox" }).click();
+    await page.waitForURL(url("/dev/mailbox"));
+    const mail = page.getByRole("article", { name: "Mail to mail.reader@example.test" });
+    expect(await mail.getByRole("heading", { level: 2 }).textContent()).toBe(`Sign in to ${new URL(demo.url).host}`);
+    await page.screenshot({ path: join(ARTIFACTS, "dev-mailbox.png"), fullPage: true });
+
+    await mail.getByRole("link", { name: "Open the sign-in link" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Protected page");
+    expect(await page.getByRole("definition").allTextContents()).toContain("mail.reader@example.test");
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+    expect(await sessionJson()).toMatchObject({ user: { email: "mail.reader@example.test" } });
+
+    // The link was single use: opening it again from the mailbox is refused.
+    await page.goto("/dev/mailbox");
+    await mail.getByRole("link", { name: "Open the sign-in link" }).click();
+    await page.waitForURL((target) => target.searchParams.get("error") === "Verification");
+    expect(logged).toContainEqual({ level: "error", code: "Verification" });
+  });
+
+  it("creates a passkey on the sign-in page, then signs in with it, with Chromium's virtual authenticator", async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("WebAuthn.enable", { enableUI: false });
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const passkeys = page.locator('section[data-provider-type="webauthn"]');
+
+    await page.goto("/protected");
+    await passkeys.getByLabel("Email").fill("passkey.person@example.test");
+    await page.screenshot({ path: join(ARTIFACTS, "signin-with-passkeys.png"), fullPage: true });
+    await passkeys.getByRole("button", { name: "Create a passkey" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await page.getByRole("definition").allTextContents()).toContain("passkey.person@example.test");
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    expect(credentials).toHaveLength(1);
+
+    await page.goto("/api/auth/signout?callbackUrl=/");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(url("/"));
+    expect(await sessionJson()).toBeNull();
+
+    // Presence simulation off while the page loads: the virtual authenticator would otherwise
+    // answer the page's autofill request on its own, before the button is pressed.
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
+    await page.goto("/protected");
+    await page.waitForSelector('form[data-webauthn-autofill-state="pending"]');
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
+    await passkeys.getByRole("button", { name: "Sign in with passkey" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await sessionJson()).toMatchObject({ user: { email: "passkey.person@example.test" } });
+    await cdp.detach();
   });
 
   it("refuses a wrong password with the CredentialsSignin error on the sign-in page and sets no session cookie", async () => {
