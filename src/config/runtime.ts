@@ -16,8 +16,10 @@ import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from 
 import { createLogger } from "../logger.js";
 import { defaultRedirect } from "../redirect.js";
 import { optionsMerged, skipCSRFCheck } from "../symbols.js";
+import { sendWithNodemailer } from "../providers/email.js";
 import type {
   Adapter,
+  EmailConfig,
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
@@ -140,9 +142,7 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
     if (provider.type === "webauthn" && !config.experimental?.enableWebAuthn) {
       throw new ExperimentalFeatureNotEnabled(`${where}: WebAuthn is experimental; set experimental.enableWebAuthn.`);
     }
-    if (provider.type === "email" && typeof (provider as { sendVerificationRequest?: unknown }).sendVerificationRequest !== "function") {
-      throw new InvalidConfiguration(`${where}: an email provider needs a \`server\` or a \`sendVerificationRequest\`.`);
-    }
+    if (provider.type === "email") checkEmailProvider(provider as EmailConfig, where);
 
   });
 }
@@ -182,6 +182,22 @@ function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database"
   const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function");
   if (missing.length) {
     throw new MissingAdapterMethods(`adapter: the configuration needs the adapter methods ${missing.join(", ")}.`);
+  }
+}
+
+/** An email provider that cannot send is found when the config is resolved, not at the first sign-in. */
+function checkEmailProvider(provider: EmailConfig, where: string): void {
+  if (typeof provider.sendVerificationRequest !== "function") {
+    throw new InvalidConfiguration(`${where}: an email provider needs a \`server\` or a \`sendVerificationRequest\`.`);
+  }
+  if (provider.sendVerificationRequest === sendWithNodemailer) {
+    if (!provider.server) throw new InvalidConfiguration(`${where}: \`server\` is required to send mail through nodemailer.`);
+    if (typeof provider.from !== "string" || !provider.from.includes("@")) {
+      throw new InvalidConfiguration(`${where}: \`from\` must be the sender's address, e.g. "Acme <no-reply@acme.example>".`);
+    }
+  }
+  if (provider.maxAge !== undefined && !(Number.isFinite(provider.maxAge) && provider.maxAge > 0)) {
+    throw new InvalidConfiguration(`${where}: \`maxAge\` must be a positive number of seconds.`);
   }
 }
 

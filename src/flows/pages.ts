@@ -10,6 +10,7 @@ import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import type { SetCookie } from "../cookies.js";
+import type { WebAuthnConfig } from "../providers/webauthn.js";
 import type { CredentialsConfig } from "../types.js";
 
 /** `pages.<name>` as an absolute URL carrying `params`, or undefined when the built-in page serves. */
@@ -49,6 +50,10 @@ export function pageProviders(rt: Runtime, ctx: RequestContext): PageProvider[] 
     };
     if (provider.type === "credentials") entry.credentials = (provider as CredentialsConfig).credentials;
     else if (provider.style) entry.style = provider.style;
+    if (provider.type === "webauthn") {
+      entry.optionsUrl = `${ctx.baseUrl}/webauthn-options/${encodeURIComponent(provider.id)}`;
+      entry.enableConditionalUI = (provider as WebAuthnConfig).enableConditionalUI === true;
+    }
     return entry;
   });
 }

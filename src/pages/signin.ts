@@ -1,15 +1,18 @@
 /**
  * The built-in sign-in page: one section per provider, in the configured order. Providers that are
- * a single button (oauth, oidc, webauthn) stand together; an "or" divider separates them from each
- * form (credentials, email) and forms from each other. Works without JavaScript.
+ * a single button (oauth, oidc) stand together; an "or" divider separates them from each form
+ * (credentials, email, webauthn) and forms from each other. Works without JavaScript, except passkeys:
+ * a WebAuthn section carries its own small inline script (`webauthn-script.ts`) and says so when
+ * scripts are off.
  */
 import type { CredentialInput } from "../types.js";
-import { html, safeImageUrl, safeLinkUrl, type SafeHtml } from "./html.js";
+import { html, safeImageUrl, safeLinkUrl, trustedHtml, type SafeHtml } from "./html.js";
 import { alertIcon, keyIcon } from "./icons.js";
 import { renderDocument } from "./layout.js";
 import { signInErrorMessage } from "./messages.js";
 import { buttonRule } from "./theme.js";
 import type { PageProvider, PageResult, PageTheme } from "./types.js";
+import { webauthnScript } from "./webauthn-script.js";
 
 export interface SignInPageParams {
   theme: PageTheme;
@@ -23,6 +26,14 @@ export interface SignInPageParams {
   /** Prefills the email field. */
   email?: string;
 }
+
+// The passkey section's extras: the field's hint and the outlined second button (link colour on the
+// card, which the palette keeps at 4.5:1).
+const WEBAUTHN_CSS =
+  ".hint{margin:6px 0 0;color:var(--muted);font-size:13px}" +
+  ".field+.btn+.btn{margin-top:12px}" +
+  ".btn-secondary{--btn-bg:transparent;--btn-text:var(--link);--btn-hover:color-mix(in srgb,var(--link) 10%,transparent);border-color:var(--input-border);box-shadow:none}" +
+  "[hidden]{display:none!important}";
 
 // Field types that make sense for a visible, labelled credential; anything else becomes text.
 const INPUT_TYPES = new Set([
@@ -98,18 +109,39 @@ function emailSection(provider: PageProvider, ctx: Context): SafeHtml {
 }
 
 function buttonSection(provider: PageProvider, ctx: Context): SafeHtml {
-  let content: SafeHtml;
-  if (provider.type === "webauthn") {
-    content = html`<span class="btn-logo">${keyIcon}</span><span>Sign in with passkey</span>`;
-  } else {
-    const logo = safeImageUrl(provider.style?.logo);
-    content = html`${logo ? html`<img class="btn-logo" src="${logo}" alt="" width="20" height="20">` : ""}<span>Sign in with ${provider.name}</span>`;
-  }
+  const logo = safeImageUrl(provider.style?.logo);
+  const content = html`${logo ? html`<img class="btn-logo" src="${logo}" alt="" width="20" height="20">` : ""}<span>Sign in with ${provider.name}</span>`;
   return html`<form method="post" action="${safeLinkUrl(provider.signinUrl)}">${hiddenFields(ctx)}${submitButton(
     provider,
     ctx,
     content,
   )}</form>`;
+}
+
+/** `/webauthn-options/:id` beside the provider's `/signin/:id`, when the provider does not name it. */
+function optionsUrlOf(provider: PageProvider): string {
+  return provider.optionsUrl ?? provider.signinUrl.replace(/\/signin\/([^/?#]*)$/, "/webauthn-options/$1");
+}
+
+/**
+ * A passkey provider: an email field (optional to sign in, needed to create a passkey) and two
+ * buttons, driven by the inline script; the form posts to `/callback/:id` only through the script,
+ * with the ceremony's answer. Without scripts a submit is refused by the server, and a note says why.
+ */
+function webauthnSection(provider: PageProvider, ctx: Context): SafeHtml {
+  const id = ctx.nextId(provider.id, "email");
+  const hint = ctx.nextId(provider.id, "email", "hint");
+  const autofill = provider.enableConditionalUI === true;
+  const extra = ctx.buttonClass.get(provider);
+  return html`<form method="post" action="${safeLinkUrl(provider.callbackUrl)}" data-webauthn-options="${safeLinkUrl(
+    optionsUrlOf(provider),
+  )}"${autofill ? html` data-webauthn-autofill` : ""}>${hiddenFields(ctx)}<div class="field"><label for="${id}">Email</label><input class="input" id="${id}" name="email" type="email" autocomplete="${
+    autofill ? "username webauthn" : "username"
+  }" placeholder="email@example.com" aria-describedby="${hint}"${ctx.email ? html` value="${ctx.email}"` : ""}><p class="hint" id="${hint}">Optional to sign in with a passkey; needed to create one.</p></div><button class="${
+    extra ? `btn ${extra}` : "btn"
+  }" type="submit" name="action" value="authenticate"><span class="btn-logo">${keyIcon}</span><span>Sign in with passkey</span></button><button class="btn btn-secondary" type="submit" name="action" value="register">Create a passkey</button><noscript><p class="hint">Passkeys need JavaScript, which is turned off in this browser.</p></noscript></form><script>${trustedHtml(
+    webauthnScript,
+  )}</script>`;
 }
 
 function providerSection(provider: PageProvider, ctx: Context): SafeHtml | null {
@@ -118,19 +150,26 @@ function providerSection(provider: PageProvider, ctx: Context): SafeHtml | null 
       ? credentialsSection(provider, ctx)
       : provider.type === "email"
         ? emailSection(provider, ctx)
-        : provider.type === "oauth" || provider.type === "oidc" || provider.type === "webauthn"
-          ? buttonSection(provider, ctx)
-          : null;
+        : provider.type === "webauthn"
+          ? webauthnSection(provider, ctx)
+          : provider.type === "oauth" || provider.type === "oidc"
+            ? buttonSection(provider, ctx)
+            : null;
   return body && html`<section class="provider" data-provider="${provider.id}" data-provider-type="${provider.type}">${body}</section>`;
+}
+
+/** Whether the provider is one button (oauth, oidc), as opposed to a form with fields. */
+function isSingleButton(provider: PageProvider): boolean {
+  return provider.type !== "credentials" && provider.type !== "email" && provider.type !== "webauthn";
 }
 
 /** Providers in order, consecutive single-button providers grouped. */
 function groups(providers: PageProvider[]): PageProvider[][] {
   const out: PageProvider[][] = [];
   for (const provider of providers) {
-    const single = provider.type !== "credentials" && provider.type !== "email";
+    const single = isSingleButton(provider);
     const last = out[out.length - 1];
-    const lastSingle = last?.[0] !== undefined && last[0].type !== "credentials" && last[0].type !== "email";
+    const lastSingle = last?.[0] !== undefined && isSingleButton(last[0]);
     if (single && last && lastSingle) last.push(provider);
     else out.push([provider]);
   }
@@ -165,11 +204,16 @@ export function renderSignInPage(params: SignInPageParams): PageResult {
     sections.push(html`<div class="stack">${rendered}</div>`);
   }
 
+  // With passkeys on the page, an empty alert waits (hidden) for what the ceremony has to report.
+  const passkeys = providers.some((p) => p.type === "webauthn");
   const alert = params.error
     ? html`<div class="alert" role="alert">${alertIcon}<div class="alert-body"><p>${signInErrorMessage(params.error)}</p>${
         params.code ? html`<p class="code">Code: ${params.code}</p>` : ""
       }</div></div>`
-    : "";
+    : passkeys
+      ? html`<div class="alert" role="alert" hidden>${alertIcon}<div class="alert-body"><p></p></div></div>`
+      : "";
+  if (passkeys) css += WEBAUTHN_CSS;
   const body = html`<h1 class="title">Sign in</h1>${alert}${
     sections.length > 0 ? sections : html`<p class="muted">No sign-in methods are configured.</p>`
   }`;

@@ -14,6 +14,10 @@ export interface PageProvider {
   style?: ProviderStyle;
   /** Credentials providers only: one form field per entry, named by its key. */
   credentials?: Record<string, CredentialInput>;
+  /** WebAuthn providers only: absolute URL of `/webauthn-options/:id` (derived from `signinUrl` when absent). */
+  optionsUrl?: string;
+  /** WebAuthn providers only: offer passkeys in the email field's autofill (conditional UI). */
+  enableConditionalUI?: boolean;
 }
 
 /** The resolved theme: `colorScheme` is required here; the rest falls back to the defaults. */

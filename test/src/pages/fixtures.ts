@@ -56,6 +56,17 @@ export const passkeyProvider: PageProvider = {
   type: "webauthn",
   signinUrl: `${BASE}/signin/passkey`,
   callbackUrl: `${BASE}/callback/passkey`,
+  optionsUrl: `${BASE}/webauthn-options/passkey`,
+  enableConditionalUI: true,
+};
+
+/** `WebAuthn()` as the page sees it: no autofill, and (as a custom page might pass it) no options URL. */
+export const webauthnProvider: PageProvider = {
+  id: "webauthn",
+  name: "WebAuthn",
+  type: "webauthn",
+  signinUrl: `${BASE}/signin/webauthn`,
+  callbackUrl: `${BASE}/callback/webauthn`,
 };
 
 export const allProviders: PageProvider[] = [githubProvider, acmeProvider, credentialsProvider, emailProvider];

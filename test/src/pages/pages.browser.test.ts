@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)("the sign-in page in Chromium", () => {
 
   it("moves focus with Tab through every button and field in page order, each form's fields before its button", async () => {
     const order: string[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 10; i++) {
       await page.keyboard.press("Tab");
       order.push(await focused());
     }
@@ -87,7 +87,9 @@ describe.skipIf(!hasChromium)("the sign-in page in Chromium", () => {
       "button:Sign in with Password",
       "input:email",
       "button:Sign in with Email",
+      "input:email",
       "button:Sign in with passkey",
+      "button:Create a passkey",
     ]);
   });
 
@@ -110,13 +112,14 @@ describe.skipIf(!hasChromium)("the sign-in page in Chromium", () => {
     };
     const named = (role: string): string[] =>
       nodes.filter((n) => !n.ignored && n.role?.value === role).map((n) => String(n.name?.value ?? ""));
-    expect(named("textbox")).toEqual(["Username", "Password", "Email"]);
+    expect(named("textbox")).toEqual(["Username", "Password", "Email", "Email"]);
     expect(named("button")).toEqual([
       "Sign in with GitHub",
       "Sign in with Acme ID",
       "Sign in with Password",
       "Sign in with Email",
       "Sign in with passkey",
+      "Create a passkey",
     ]);
     const inputsWithoutLabel = await page.evaluate(
       () =>
@@ -125,6 +128,20 @@ describe.skipIf(!hasChromium)("the sign-in page in Chromium", () => {
     );
     expect(inputsWithoutLabel).toBe(0);
     await cdp.detach();
+  });
+
+  it("describes the passkey email field with its hint, and keeps the passkey alert out of the tree until it has something to say", async () => {
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as {
+      nodes: { ignored: boolean; role?: { value?: string }; name?: { value?: string }; description?: { value?: string } }[];
+    };
+    const emails = nodes.filter((n) => !n.ignored && n.role?.value === "textbox" && n.name?.value === "Email");
+    expect(emails.map((n) => n.description?.value ?? "")).toEqual(["", "Optional to sign in with a passkey; needed to create one."]);
+    await cdp.detach();
+    // Without an error in the URL the page renders its alert hidden: nothing is announced on load.
+    const { html } = renderSignInPage({ theme: { colorScheme: "auto" }, providers: [passkeyProvider], csrfToken: CSRF, callbackUrl: CALLBACK });
+    await page.setContent(html);
+    expect(await page.getByRole("alert").count()).toBe(0);
   });
 
   it("announces the error message as an alert", async () => {

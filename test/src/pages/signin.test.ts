@@ -12,7 +12,9 @@ import {
   lightTheme,
   logo,
   passkeyProvider,
+  webauthnProvider,
 } from "./fixtures.js";
+import { webauthnScript } from "../../../src/pages/webauthn-script.js";
 import { buttons, elements, formPostingTo, forms, labels, styleOf, textOf, visibleInputs } from "./html-helpers.js";
 
 function signIn(overrides: Partial<Parameters<typeof renderSignInPage>[0]> = {}): string {
@@ -54,6 +56,26 @@ describe("the sign-in page", () => {
     const html = signIn();
     expect(html).not.toMatch(/<script|<link|@import|@font-face|url\(/i);
     for (const img of elements(html, "img")) expect(img.attrs["src"]).toMatch(/^data:image\//);
+  });
+
+  it("has a script only with passkeys: the library's own, inline, once per passkey provider", () => {
+    const html = signIn({ providers: [...allProviders, passkeyProvider, webauthnProvider] });
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts).toHaveLength(2);
+    for (const [, attrs, body] of scripts) {
+      expect(attrs).toBe("");
+      expect(body).toBe(webauthnScript);
+    }
+    expect(html.replace(/<script>[\s\S]*?<\/script>/g, "")).not.toMatch(/<link|@import|url\(/i);
+    // Whatever it fetches is relative to the page: no host is written into the script.
+    expect(webauthnScript).not.toMatch(/https?:\/\//);
+  });
+
+  it("inlines a script that parses, and that nothing in it can end or comment out early", () => {
+    // Parsed, not run: it only touches the DOM when a page runs it.
+    expect(() => new Function(webauthnScript)).not.toThrow();
+    expect(webauthnScript).not.toMatch(/<\/script|<!--|<script/i);
+    expect(webauthnScript.length).toBeLessThan(12_000);
   });
 
   it("posts the credentials form to the provider's callback URL with the CSRF token and callback URL", () => {
@@ -165,10 +187,83 @@ describe("the sign-in page", () => {
     expect(styleOf(signIn({ providers: [provider] }))).toContain("--btn-bg:#ffffff;--btn-text:#000000;");
   });
 
-  it("offers a passkey provider as a 'Sign in with passkey' button posting to its sign-in URL", () => {
-    const form = formPostingTo(signIn({ providers: [passkeyProvider] }), passkeyProvider.signinUrl);
-    expect(hiddenValues(form.inner)).toEqual({ csrfToken: CSRF, callbackUrl: CALLBACK });
-    expect(buttons(form.inner).map((b) => [b.text, b.attrs["type"]])).toEqual([["Sign in with passkey", "submit"]]);
+  describe("with a passkey provider", () => {
+    const page = (overrides: Partial<Parameters<typeof renderSignInPage>[0]> = {}) =>
+      signIn({ providers: [githubProvider, passkeyProvider], ...overrides });
+
+    it("has a form for the passkey callback that names the options URL, with the CSRF token and callback URL", () => {
+      const form = formPostingTo(page(), passkeyProvider.callbackUrl);
+      expect(form.attrs).toMatchObject({ method: "post", "data-webauthn-options": passkeyProvider.optionsUrl });
+      expect(hiddenValues(form.inner)).toEqual({ csrfToken: CSRF, callbackUrl: CALLBACK });
+    });
+
+    it("asks for an optional email, labelled Email, described as needed only to create a passkey", () => {
+      const html = page();
+      const form = formPostingTo(html, passkeyProvider.callbackUrl);
+      const [input] = visibleInputs(form.inner);
+      expect(input?.attrs).toMatchObject({ name: "email", type: "email", placeholder: "email@example.com" });
+      expect(input?.source).not.toMatch(/required/);
+      expect(labels(form.inner).get(input?.attrs["id"] as string)).toBe("Email");
+      const hint = elements(form.inner, "p").find((p) => p.attrs["id"] === input?.attrs["aria-describedby"]);
+      expect(hint).toBeDefined();
+      expect(textOf(form.inner)).toContain("Optional to sign in with a passkey; needed to create one.");
+    });
+
+    it("offers passkeys in the email field's autofill when the provider has conditional UI, and only then", () => {
+      const withAutofill = formPostingTo(page(), passkeyProvider.callbackUrl);
+      expect(withAutofill.attrs).toHaveProperty("data-webauthn-autofill");
+      expect(visibleInputs(withAutofill.inner)[0]?.attrs["autocomplete"]).toBe("username webauthn");
+
+      const without = formPostingTo(signIn({ providers: [webauthnProvider] }), webauthnProvider.callbackUrl);
+      expect(without.attrs).not.toHaveProperty("data-webauthn-autofill");
+      expect(visibleInputs(without.inner)[0]?.attrs["autocomplete"]).toBe("username");
+    });
+
+    it("finds the options URL beside the sign-in URL when the provider does not name one", () => {
+      const form = formPostingTo(signIn({ providers: [webauthnProvider] }), webauthnProvider.callbackUrl);
+      expect(form.attrs["data-webauthn-options"]).toBe("https://app.example.com/auth/webauthn-options/webauthn");
+    });
+
+    it("has a 'Sign in with passkey' and a 'Create a passkey' button, naming the ceremony each asks for", () => {
+      const form = formPostingTo(page(), passkeyProvider.callbackUrl);
+      expect(buttons(form.inner).map((b) => [b.text, b.attrs["type"], b.attrs["name"], b.attrs["value"]])).toEqual([
+        ["Sign in with passkey", "submit", "action", "authenticate"],
+        ["Create a passkey", "submit", "action", "register"],
+      ]);
+    });
+
+    it("prefills the email field with the address it was given", () => {
+      const form = formPostingTo(page({ email: "jane@example.com" }), passkeyProvider.callbackUrl);
+      expect(visibleInputs(form.inner)[0]?.attrs["value"]).toBe("jane@example.com");
+    });
+
+    it("says passkeys need JavaScript to a browser that runs none", () => {
+      expect(page()).toMatch(/<noscript><p class="hint">Passkeys need JavaScript[^<]*<\/p><\/noscript>/);
+    });
+
+    it("keeps a hidden alert ready for the ceremony's errors when the page has none to show", () => {
+      const html = page();
+      const alerts = [...html.matchAll(/<div class="alert" role="alert"( hidden)?>/g)];
+      expect(alerts.map((m) => m[1])).toEqual([" hidden"]);
+      expect(styleOf(html)).toContain("[hidden]{display:none!important}");
+      // With an error to show, that alert is the one, visible.
+      const withError = page({ error: "WebAuthnVerificationError" });
+      expect([...withError.matchAll(/role="alert"/g)]).toHaveLength(1);
+      expect(withError).toContain('<div class="alert" role="alert">');
+    });
+
+    it("gives the second button an outline in the link colour instead of the accent fill", () => {
+      const form = formPostingTo(page(), passkeyProvider.callbackUrl);
+      expect(buttons(form.inner)[1]?.attrs["class"]).toBe("btn btn-secondary");
+      expect(styleOf(page())).toMatch(/\.btn-secondary\{--btn-bg:transparent;--btn-text:var\(--link\)/);
+      expect(styleOf(signIn())).not.toContain("btn-secondary");
+    });
+
+    it("fills the sign-in button with the provider's brand colour when it has one", () => {
+      const branded = { ...passkeyProvider, style: { brandColor: "#24292f" } };
+      const form = formPostingTo(signIn({ providers: [branded] }), branded.callbackUrl);
+      expect(buttons(form.inner)[0]?.attrs["class"]).toMatch(/^btn btn-p0$/);
+    });
   });
 
   it("lists the providers in the configured order, one section each", () => {
@@ -184,7 +279,10 @@ describe("the sign-in page", () => {
     const dividers = (providers: PageProvider[]): number => [...signIn({ providers }).matchAll(/class="divider"/g)].length;
     expect(dividers(allProviders)).toBe(2); // [github, acme] or [credentials] or [email]
     expect(dividers([credentialsProvider, emailProvider])).toBe(1);
-    expect(dividers([githubProvider, acmeProvider, passkeyProvider])).toBe(0);
+    expect(dividers([githubProvider, acmeProvider])).toBe(0);
+    // A passkey section has a field: it is a form, set apart like the others.
+    expect(dividers([githubProvider, acmeProvider, passkeyProvider])).toBe(1);
+    expect(dividers([passkeyProvider, credentialsProvider])).toBe(1);
     expect(dividers([githubProvider, credentialsProvider, acmeProvider])).toBe(2);
     expect(dividers([credentialsProvider])).toBe(0);
     expect(textOf(signIn())).toContain(" or ");
