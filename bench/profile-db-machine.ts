@@ -170,7 +170,16 @@ async function main(): Promise<void> {
     const token = setupDb?.sessionTokens[0] ?? "t";
     const rt = getRuntime(databaseConfigs({ appauth: adapter ?? MemoryAdapter(), authjs: {} }).appauth);
     const req = await buildContext(rt, new Request(`${ORIGIN}${BASE_PATH}/session`, { headers: { cookie: `appauth.session-token=${token}` } }));
-    const input: DatabaseSessionInput = { sessionToken: token, now: Date.now(), maxAge: rt.session.maxAge, updateAge: rt.session.updateAge, req };
+    // The session callback runs as an effect, as it does when the application configures one: the
+    // prototypes below invoke it too, so every variant makes the same two effect calls.
+    const input: DatabaseSessionInput = {
+      sessionToken: token,
+      now: Date.now(),
+      maxAge: rt.session.maxAge,
+      updateAge: rt.session.updateAge,
+      callbacks: { session: true },
+      req,
+    };
 
     let effects: Effects;
     let current: AnyStateMachine;

@@ -49,7 +49,15 @@ async function main(): Promise<void> {
     const rt = getRuntime(config);
     const ctx = await buildContext(rt, request(0));
     const machines = { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) };
-    const input = { sessionToken: appauthToken, now: Date.now(), maxAge: rt.session.maxAge, updateAge: rt.session.updateAge, req: ctx };
+    // The default configuration (no session callback), as handleSession passes it.
+    const input = {
+      sessionToken: appauthToken,
+      now: Date.now(),
+      maxAge: rt.session.maxAge,
+      updateAge: rt.session.updateAge,
+      callbacks: rt.configuredCallbacks,
+      req: ctx,
+    };
     type Loaded = { session: AdapterSession; user: AdapterUser };
     const loaded: Loaded = (await loadDatabaseSession(rt, appauthToken, Date.now()))!;
     const session: Session = {

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const key = await sessionKey(rt.secrets[0]!, salt);
   const decoded = (await decodeSessionToken(rt, ctx, token))!;
   const bound = bindSessionMachine(rt);
-  const input = { token, now: Date.now(), updateAge: rt.session.updateAge, req: ctx };
+  // The default configuration (no jwt or session callback), as handleSession passes it.
+  const input = { token, now: Date.now(), updateAge: rt.session.updateAge, callbacks: rt.configuredCallbacks, req: ctx };
   const session: Session = { user: { name: "Bench User", email: "bench@example.com", image: null }, expires: new Date().toISOString() };
   const machines = { jwt: bound, database: bindDatabaseSession(rt) };
   const plan = await handleSession(rt, machines, ctx);

@@ -33,7 +33,10 @@ export async function loadDatabaseSession(
   const adapter = requireAdapter(rt);
   const found = await adapter.getSessionAndUser!(sessionToken);
   if (!found) return null;
-  if (found.session.expires.valueOf() <= now) {
+  // An expiry the store cannot express as a date is no session (fail closed, never a crash).
+  const expires = found.session.expires instanceof Date ? found.session.expires.valueOf() : Number.NaN;
+  if (!Number.isFinite(expires)) return null;
+  if (expires <= now) {
     await adapter.deleteSession!(sessionToken);
     return null;
   }

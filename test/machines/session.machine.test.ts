@@ -11,8 +11,11 @@ const now = Date.UTC(2030, 0, 15, 12);
 const nowSeconds = now / 1000;
 const day = 24 * 60 * 60;
 const token: JWT = { sub: "user-1", name: "Ada", email: "ada@example.com", iat: nowSeconds - 60, exp: nowSeconds + 30 * day };
+const reissuedExpires = "2030-02-14T12:00:00.000Z";
 const reissued: SetCookie[] = [{ name: "appauth.session-token", value: "resealed", options: { httpOnly: true, path: "/" } }];
-const read: SessionInput = { token: "sealed", now, updateAge: day, req: requestContext("session", "GET") };
+const bothCallbacks = { jwt: true, session: true };
+const noCallbacks = { jwt: false, session: false };
+const read: SessionInput = { token: "sealed", now, updateAge: day, callbacks: bothCallbacks, req: requestContext("session", "GET") };
 
 type Decoded = { payload: JWT; secretIndex: number } | null;
 type Kept = { token: JWT | null; changed: boolean };
@@ -23,7 +26,7 @@ function fakes(overrides: { decoded?: Decoded; jwt?: (input: { token: JWT }) => 
   const effects = {
     decodeSessionToken: vi.fn(async () => decoded),
     jwtCallback: vi.fn(overrides.jwt ?? (async (input: { token: JWT }) => ({ token: input.token, changed: false }))),
-    encodeSessionToken: vi.fn(async () => ({ cookies: reissued, expires: "2030-02-14T12:00:00.000Z" })),
+    encodeSessionToken: vi.fn(async (_input: { token: JWT }) => ({ cookies: reissued, expires: reissuedExpires })),
     sessionCallback: vi.fn(
       async (input: { token: JWT; expires: string; trigger?: "update"; newSession?: unknown }): Promise<Session> => ({
         user: { name: input.token.name ?? null },
@@ -35,7 +38,7 @@ function fakes(overrides: { decoded?: Decoded; jwt?: (input: { token: JWT }) => 
     actors: {
       decodeSessionToken: fromPromise(() => effects.decodeSessionToken()),
       jwtCallback: fromPromise(({ input }) => effects.jwtCallback(input)),
-      encodeSessionToken: fromPromise(() => effects.encodeSessionToken()),
+      encodeSessionToken: fromPromise(({ input }) => effects.encodeSessionToken(input)),
       sessionCallback: fromPromise(({ input }) => effects.sessionCallback(input)),
     },
   });
@@ -72,6 +75,7 @@ describe("session machine", () => {
           token: "sealed",
           now,
           updateAge,
+          callbacks: bothCallbacks,
           req: read.req,
           ...(update ? { update: { data: {} } } : {}),
         });
@@ -135,7 +139,7 @@ describe("session machine", () => {
     const { value, output } = await runToEnd(machine, read);
     expect(value).toBe("active");
     expect(effects.encodeSessionToken).toHaveBeenCalledOnce();
-    expect(output).toMatchObject({ outcome: "active", session: { expires: "2030-02-14T12:00:00.000Z" } });
+    expect(output).toMatchObject({ outcome: "active", session: { expires: reissuedExpires } });
   });
 
   it("hands an update to both callbacks as trigger 'update', and re-issues", async () => {
@@ -144,11 +148,66 @@ describe("session machine", () => {
     expect(effects.jwtCallback).toHaveBeenCalledWith({ token, trigger: "update", session: { name: "Grace" } });
     expect(effects.sessionCallback).toHaveBeenCalledWith({
       token,
-      expires: "2030-02-14T12:00:00.000Z",
+      expires: reissuedExpires,
       trigger: "update",
       newSession: { name: "Grace" },
     });
     expect(output).toMatchObject({ outcome: "active", cookies: reissued });
+  });
+
+  it("without a jwt callback the decoded token is used as is and jwtCallback never runs", async () => {
+    const { machine, effects } = fakes();
+    const { value, output, emitted } = await runToEnd(machine, { ...read, callbacks: { jwt: false, session: true } });
+    expect(value).toBe("active");
+    expect(effects.jwtCallback).not.toHaveBeenCalled();
+    // Unchanged, from the current secret and young: nothing to re-issue.
+    expect(effects.encodeSessionToken).not.toHaveBeenCalled();
+    expect(effects.sessionCallback).toHaveBeenCalledWith({ token, expires: new Date(token.exp! * 1000).toISOString() });
+    expect(output).toEqual({
+      outcome: "active",
+      session: { user: { name: "Ada" }, expires: new Date(token.exp! * 1000).toISOString() },
+      cookies: [],
+    });
+    expect(emitted).toEqual([{ type: "session", session: { user: { name: "Ada" }, expires: new Date(token.exp! * 1000).toISOString() }, token }]);
+  });
+
+  it("without a session callback the client sees name, email and picture of the token, and sessionCallback never runs", async () => {
+    const pictured: JWT = { ...token, picture: "https://img.example/ada.png" };
+    const { machine, effects } = fakes({
+      decoded: { payload: pictured, secretIndex: 0 },
+      // Claims the jwt callback adds stay in the token: the default session does not show them.
+      jwt: async (input) => ({ token: { ...input.token, role: "admin" }, changed: true }),
+    });
+    const { output, emitted } = await runToEnd(machine, { ...read, callbacks: { jwt: true, session: false } });
+    expect(effects.sessionCallback).not.toHaveBeenCalled();
+    const session: Session = { user: { name: "Ada", email: "ada@example.com", image: "https://img.example/ada.png" }, expires: reissuedExpires };
+    expect(output).toEqual({ outcome: "active", session, cookies: reissued });
+    expect(emitted).toEqual([{ type: "session", session, token: { ...pictured, role: "admin" } }]);
+
+    // A token without those claims shows them as null, not as missing keys; expiry from the token when not re-issued.
+    const bare: JWT = { sub: "user-2", iat: nowSeconds - 60, exp: nowSeconds + day };
+    const plain = fakes({ decoded: { payload: bare, secretIndex: 0 } });
+    expect((await runToEnd(plain.machine, { ...read, callbacks: noCallbacks })).output).toEqual({
+      outcome: "active",
+      session: { user: { name: null, email: null, image: null }, expires: new Date((nowSeconds + day) * 1000).toISOString() },
+      cookies: [],
+    });
+    expect(plain.effects.sessionCallback).not.toHaveBeenCalled();
+  });
+
+  it("an update with no callbacks still re-issues the token", async () => {
+    const { machine, effects } = fakes();
+    const { value, output } = await runToEnd(machine, { ...read, callbacks: noCallbacks, update: { data: { name: "Grace" } } });
+    expect(value).toBe("active");
+    expect(effects.jwtCallback).not.toHaveBeenCalled();
+    expect(effects.sessionCallback).not.toHaveBeenCalled();
+    // The default callbacks ignore the update's data: the token is re-issued as it was decoded.
+    expect(effects.encodeSessionToken).toHaveBeenCalledExactlyOnceWith({ token, req: read.req });
+    expect(output).toEqual({
+      outcome: "active",
+      session: { user: { name: "Ada", email: "ada@example.com", image: null }, expires: reissuedExpires },
+      cookies: reissued,
+    });
   });
 
   it("says which session was read, with the token the jwt callback kept", async () => {

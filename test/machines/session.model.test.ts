@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sessionMachine as machine, type SessionInput } from "../../machines/index.js";
+import type { ConfiguredCallbacks } from "../../machines/shared.js";
 import type { SetCookie } from "../../src/cookies.js";
 import type { JWT, Session } from "../../src/types.js";
 import {
@@ -21,7 +22,14 @@ const nowSeconds = Math.floor(now / 1000);
 const day = 24 * 60 * 60;
 const updateAge = day;
 
-const fresh: JWT = { sub: "user-1", name: "Ada", email: "ada@example.com", iat: nowSeconds - 60, exp: nowSeconds + 30 * day - 60 };
+const fresh: JWT = {
+  sub: "user-1",
+  name: "Ada",
+  email: "ada@example.com",
+  picture: "https://img.example/ada.png",
+  iat: nowSeconds - 60,
+  exp: nowSeconds + 30 * day - 60,
+};
 const stale: JWT = { ...fresh, iat: nowSeconds - updateAge - 1, exp: nowSeconds + 29 * day - 1 };
 const reissued: SetCookie[] = [
   { name: "__Secure-appauth.session-token", value: "resealed", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
@@ -57,12 +65,24 @@ const outcomes = {
 };
 
 const read = { now, updateAge, req: requestContext("session", "GET") };
-const inputs: Record<string, SessionInput> = {
+const requests = {
   "no cookie": read,
   "an empty cookie": { ...read, token: "" },
   "a cookie": { ...read, token: "sealed" },
   "a cookie and an update": { ...read, token: "sealed", update: { data: { name: "Grace" } }, req: requestContext("session", "POST") },
 };
+/** Which of its callbacks the application configured: without one, the machine runs the default itself. */
+const configurations: Record<string, ConfiguredCallbacks> = {
+  "jwt and session callbacks": { jwt: true, session: true },
+  "a jwt callback only": { jwt: true, session: false },
+  "a session callback only": { jwt: false, session: true },
+  "no callbacks": { jwt: false, session: false },
+};
+const inputs: Record<string, SessionInput> = Object.fromEntries(
+  Object.entries(requests).flatMap(([request, input]) =>
+    Object.entries(configurations).map(([configured, callbacks]) => [`${request}, ${configured}`, { ...input, callbacks }]),
+  ),
+);
 
 const paths = effectPaths(machine, inputs, outcomes);
 
@@ -74,10 +94,18 @@ const outputOf = (steps: Step[], effect: string) => {
   return step && "output" in step.ending ? step.ending.output : undefined;
 };
 
+/** The token the session is read from: the jwt callback's, or without one the decoded token as is, unchanged. */
+function keptToken(path: EffectPath<typeof machine>): { token: JWT | null; changed: boolean } | undefined {
+  const decoded = outputOf(path.steps, "decodeSessionToken") as { payload: JWT } | null | undefined;
+  if (!decoded) return undefined;
+  if (!path.input.callbacks.jwt) return { token: decoded.payload, changed: false };
+  return outputOf(path.steps, "jwtCallback") as { token: JWT | null; changed: boolean } | undefined;
+}
+
 /** Written from the rule, not from the machine: re-issue when changed, older secret, update, or old enough. */
 function reissueExpected(path: EffectPath<typeof machine>): boolean {
   const decoded = outputOf(path.steps, "decodeSessionToken") as { secretIndex: number } | undefined;
-  const kept = outputOf(path.steps, "jwtCallback") as { token: JWT | null; changed: boolean } | undefined;
+  const kept = keptToken(path);
   if (!decoded || !kept?.token) return false;
   const ageMs = BigInt(path.input.now) - BigInt(kept.token.iat ?? 0) * 1000n;
   return Boolean(path.input.update) || kept.changed || decoded.secretIndex > 0 || ageMs >= BigInt(path.input.updateAge) * 1000n;
@@ -122,12 +150,27 @@ describe("session: paths generated from the machine", () => {
         expect(output.failure?.as).toBe(thrown?.effect === "decodeSessionToken" ? "SessionTokenError" : undefined);
       }
 
+      // A callback the application did not configure is never invoked.
+      const { callbacks } = path.input;
+      if (!callbacks.jwt) expect(played.invoked.map((call) => call.effect)).not.toContain("jwtCallback");
+      if (!callbacks.session) expect(played.invoked.map((call) => call.effect)).not.toContain("sessionCallback");
+
+      const kept = keptToken(path);
+      const shaped = played.invoked.find((call) => call.effect === "sessionCallback");
+      if (shaped) expect((shaped.input as { token: JWT }).token).toEqual(kept!.token);
+      if (output.outcome === "active") {
+        const token = kept!.token!;
+        const expires = reissuedHere ? reissuedExpires : new Date(token.exp! * 1000).toISOString();
+        // Without a session callback the client sees the default: name, email and picture of the token, nothing else.
+        const expected: Session = callbacks.session
+          ? (outputOf(path.steps, "sessionCallback") as Session)
+          : { user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }, expires };
+        expect(output.session).toEqual(expected);
+        expect(output.session.expires).toBe(expires);
+      }
+
       const sessions = played.emitted.filter((event) => event.type === "session");
-      expect(sessions).toEqual(
-        output.outcome === "active"
-          ? [{ type: "session", session: output.session, token: (outputOf(path.steps, "jwtCallback") as { token: JWT }).token }]
-          : [],
-      );
+      expect(sessions).toEqual(output.outcome === "active" ? [{ type: "session", session: output.session, token: kept!.token }] : []);
     });
   }
 });

@@ -1,0 +1,269 @@
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { fromPromise } from "xstate";
+import { databaseSessionMachine, type DatabaseSessionInput } from "../../machines/index.js";
+import type { SetCookie } from "../../src/cookies.js";
+import type { AdapterSession, AdapterUser, Session } from "../../src/types.js";
+import { requestContext } from "./fixtures.js";
+import { runToEnd } from "./run-actor.js";
+
+const now = Date.UTC(2030, 0, 15, 12);
+const second = 1000;
+const day = 24 * 60 * 60;
+const maxAge = 30 * day;
+const ada: AdapterUser = { id: "user-1", name: "Ada", email: "ada@example.com", emailVerified: null, image: "https://img.example/ada.png" };
+/** Extended (or created) an hour ago: not due under the default updateAge of a day. */
+const record: AdapterSession = { sessionToken: "session-token-1", userId: ada.id, expires: new Date(now - 3600 * second + maxAge * second) };
+const written: SetCookie[] = [{ name: "appauth.session-token", value: "session-token-1", options: { httpOnly: true, path: "/" } }];
+const read: DatabaseSessionInput = {
+  sessionToken: "session-token-1",
+  now,
+  maxAge,
+  updateAge: day,
+  callbacks: { session: true },
+  req: requestContext("session", "GET"),
+};
+
+type Loaded = { session: AdapterSession; user: AdapterUser } | null;
+type Extended = { session: AdapterSession; cookies: SetCookie[] };
+type Shaping = { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown };
+
+/** Fakes for a store holding Ada's session; each test overrides the effect it is about. */
+function fakes(
+  overrides: {
+    load?: () => Promise<Loaded>;
+    extend?: (input: { session: AdapterSession; expires: number }) => Promise<Extended>;
+    shape?: (input: Shaping) => Promise<Session>;
+  } = {},
+) {
+  const effects = {
+    loadSession: vi.fn(overrides.load ?? (async (): Promise<Loaded> => ({ session: record, user: ada }))),
+    extendSession: vi.fn(
+      overrides.extend ?? (async (input: { session: AdapterSession; expires: number }) => ({ session: { ...input.session, expires: new Date(input.expires) }, cookies: written })),
+    ),
+    sessionCallback: vi.fn(
+      overrides.shape ?? (async (input: Shaping): Promise<Session> => ({ user: { name: input.user.name ?? null }, expires: input.expires })),
+    ),
+  };
+  const machine = databaseSessionMachine.provide({
+    actors: {
+      loadSession: fromPromise(() => effects.loadSession()),
+      extendSession: fromPromise(({ input }) => effects.extendSession(input)),
+      sessionCallback: fromPromise(({ input }) => effects.sessionCallback(input)),
+    },
+  });
+  return { effects, machine };
+}
+
+describe("database session machine", () => {
+  it("pushes the expiry forward when, and only when, the last extension is at least updateAge old", async () => {
+    const cases = fc
+      .record({
+        seconds: fc.integer({ min: 1_500_000_000, max: 4_000_000_000 }),
+        // Whole seconds often: only then does "at least" differ from "more than" at the edge.
+        millis: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 999 })),
+        maxAge: fc.integer({ min: 1, max: 365 * day }),
+        // 0 (every read) often; otherwise anything up to beyond maxAge (then a session is never extended).
+        updateAgeShare: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 2, noNaN: true })),
+        // Milliseconds either side of the edge, or anywhere in the session's life and a little past maxAge.
+        edge: fc.boolean(),
+        offset: fc.integer({ min: -2, max: 2 }),
+        anywhere: fc.double({ min: 0, max: 1.1, noNaN: true }),
+      })
+      .map(({ seconds, millis, maxAge, updateAgeShare, edge, offset, anywhere }) => {
+        const now = seconds * 1000 + millis;
+        const updateAge = Math.floor(maxAge * updateAgeShare);
+        const remaining = edge ? (maxAge - updateAge) * 1000 + offset : Math.floor(anywhere * maxAge * 1000);
+        // The store returns only sessions that have not expired.
+        return { now, maxAge, updateAge, expires: now + Math.max(1, remaining) };
+      });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ now, maxAge, updateAge, expires }) => {
+        const stored: AdapterSession = { ...record, expires: new Date(expires) };
+        const { machine, effects } = fakes({ load: async () => ({ session: stored, user: ada }) });
+        const { output } = await runToEnd(machine, { ...read, now, maxAge, updateAge });
+        // The last extension set expires to (then + maxAge); the next is due updateAge after it. Exact integers.
+        const extendedAt = BigInt(expires) - BigInt(maxAge) * 1000n;
+        const due = BigInt(now) - extendedAt >= BigInt(updateAge) * 1000n;
+        expect(effects.extendSession).toHaveBeenCalledTimes(due ? 1 : 0);
+        if (due) expect(effects.extendSession).toHaveBeenCalledWith({ session: stored, expires: now + maxAge * 1000, req: read.req });
+        expect(output).toEqual({
+          outcome: "active",
+          session: { user: { name: "Ada" }, expires: new Date(due ? now + maxAge * 1000 : expires).toISOString() },
+          cookies: due ? written : [],
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("with updateAge 0, every read of a live session extends it", async () => {
+    const cases = fc.record({
+      now: fc.integer({ min: 1_500_000_000_000, max: 4_000_000_000_000 }),
+      maxAge: fc.integer({ min: 1, max: 365 * day }),
+      share: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ now, maxAge, share }) => {
+        // Extended any time from this very millisecond back to just before the session would lapse.
+        const ago = Math.floor(share * maxAge * 1000);
+        const stored: AdapterSession = { ...record, expires: new Date(now - ago + maxAge * 1000) };
+        const { machine, effects } = fakes({ load: async () => ({ session: stored, user: ada }) });
+        const { output } = await runToEnd(machine, { ...read, now, maxAge, updateAge: 0 });
+        expect(effects.extendSession).toHaveBeenCalledOnce();
+        expect(output).toMatchObject({ outcome: "active", cookies: written });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a session read again and again is extended at most once per updateAge, and always once it is due", async () => {
+    const cases = fc.record({
+      maxAge: fc.integer({ min: 60, max: 60 * day }),
+      updateAgeShare: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1, noNaN: true })),
+      // Gaps between reads, as shares of maxAge: each shorter than maxAge, though an unextended session may lapse.
+      gaps: fc.array(fc.double({ min: 0, max: 0.999, noNaN: true }), { minLength: 1, maxLength: 25 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ maxAge, updateAgeShare, gaps }) => {
+        const updateAge = Math.floor(maxAge * updateAgeShare);
+        const created = now;
+        let stored: AdapterSession = { ...record, expires: new Date(created + maxAge * 1000) };
+        const extensions = [created];
+        let at = created;
+        for (const gap of gaps) {
+          at += Math.floor(gap * maxAge * 1000);
+          // The store, like loadDatabaseSession, finds nothing once the session has lapsed.
+          const { machine, effects } = fakes({
+            load: async () => (stored.expires.valueOf() > at ? { session: stored, user: ada } : null),
+            extend: async ({ session, expires }) => {
+              stored = { ...session, expires: new Date(expires) };
+              return { session: stored, cookies: written };
+            },
+          });
+          const last = extensions.at(-1)!;
+          const { output } = await runToEnd(machine, { ...read, now: at, maxAge, updateAge });
+          if (at - last >= maxAge * 1000) {
+            expect(output).toEqual({ outcome: "invalid" });
+            break;
+          }
+          const extended = effects.extendSession.mock.calls.length === 1;
+          expect(extended).toBe(at - last >= updateAge * 1000);
+          expect(output).toMatchObject({ outcome: "active", cookies: extended ? written : [] });
+          if (extended) extensions.push(at);
+        }
+        for (let i = 1; i < extensions.length; i++) expect(extensions[i]! - extensions[i - 1]!).toBeGreaterThanOrEqual(updateAge * 1000);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a session not yet due is shaped by the session callback with the stored expiry, and sets no cookie", async () => {
+    const { machine, effects } = fakes();
+    const { value, output } = await runToEnd(machine, read);
+    expect(value).toBe("active");
+    expect(effects.loadSession).toHaveBeenCalledOnce();
+    expect(effects.extendSession).not.toHaveBeenCalled();
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: record.expires.toISOString() });
+    expect(output).toEqual({ outcome: "active", session: { user: { name: "Ada" }, expires: record.expires.toISOString() }, cookies: [] });
+  });
+
+  it("an extension writes the cookie, and the session the client sees expires at the new time", async () => {
+    const { machine, effects } = fakes();
+    const { output } = await runToEnd(machine, { ...read, updateAge: 0 });
+    const pushed = new Date(now + maxAge * second).toISOString();
+    expect(effects.extendSession).toHaveBeenCalledExactlyOnceWith({ session: record, expires: now + maxAge * second, req: read.req });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: pushed });
+    expect(output).toEqual({ outcome: "active", session: { user: { name: "Ada" }, expires: pushed }, cookies: written });
+  });
+
+  it("without a session callback the client sees name, email and image of the user, and sessionCallback never runs", async () => {
+    const { machine, effects } = fakes();
+    const { output, emitted } = await runToEnd(machine, { ...read, callbacks: { session: false } });
+    expect(effects.sessionCallback).not.toHaveBeenCalled();
+    const session: Session = {
+      user: { name: "Ada", email: "ada@example.com", image: "https://img.example/ada.png" },
+      expires: record.expires.toISOString(),
+    };
+    expect(output).toEqual({ outcome: "active", session, cookies: [] });
+    expect(emitted).toEqual([{ type: "session", session }]);
+
+    // A user without a name or image shows them as null; an extension moves the expiry the client sees.
+    const { name: _name, image: _image, ...plain } = ada;
+    const bare = fakes({ load: async () => ({ session: record, user: plain }) });
+    expect((await runToEnd(bare.machine, { ...read, updateAge: 0, callbacks: { session: false } })).output).toEqual({
+      outcome: "active",
+      session: { user: { name: null, email: "ada@example.com", image: null }, expires: new Date(now + maxAge * second).toISOString() },
+      cookies: written,
+    });
+    expect(bare.effects.sessionCallback).not.toHaveBeenCalled();
+  });
+
+  it("hands an update to the session callback as trigger 'update'; an update alone does not push the expiry forward", async () => {
+    const { machine, effects } = fakes();
+    const { output } = await runToEnd(machine, { ...read, update: { data: { name: "Grace" } }, req: requestContext("session", "POST") });
+    expect(effects.extendSession).not.toHaveBeenCalled();
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({
+      user: ada,
+      expires: record.expires.toISOString(),
+      trigger: "update",
+      newSession: { name: "Grace" },
+    });
+    expect(output).toMatchObject({ outcome: "active", cookies: [] });
+  });
+
+  it("no cookie, or an empty one, means no session, and nothing is asked of the store", async () => {
+    const { machine, effects } = fakes();
+    const { sessionToken: _absent, ...noCookie } = read;
+    for (const input of [noCookie, { ...read, sessionToken: "" }]) {
+      const { value, output, emitted } = await runToEnd(machine, input);
+      expect(value).toBe("noSession");
+      expect(output).toEqual({ outcome: "none" });
+      expect(emitted).toEqual([]);
+    }
+    expect(effects.loadSession).not.toHaveBeenCalled();
+  });
+
+  it("a session the store does not know is invalid with nothing to log; a store that throws is invalid with the failure", async () => {
+    const unknown = fakes({ load: async () => null });
+    const { value, output, emitted } = await runToEnd(unknown.machine, read);
+    expect(value).toBe("invalid");
+    expect(output).toEqual({ outcome: "invalid" });
+    expect(emitted).toEqual([]);
+    expect(unknown.effects.extendSession).not.toHaveBeenCalled();
+    expect(unknown.effects.sessionCallback).not.toHaveBeenCalled();
+
+    const storeDown = new Error("the session store is unreachable");
+    const outage = fakes({ load: () => Promise.reject(storeDown) });
+    expect((await runToEnd(outage.machine, read)).output).toEqual({ outcome: "invalid", failure: { error: storeDown } });
+  });
+
+  it("an extension that fails is invalid with its failure, and announces no session", async () => {
+    const gone = new Error("The session to extend no longer exists.");
+    for (const callbacks of [{ session: true }, { session: false }]) {
+      const { machine, effects } = fakes({ extend: () => Promise.reject(gone) });
+      const { value, output, emitted } = await runToEnd(machine, { ...read, updateAge: 0, callbacks });
+      expect(value).toBe("invalid");
+      expect(output).toEqual({ outcome: "invalid", failure: { error: gone } });
+      expect(emitted).toEqual([]);
+      expect(effects.sessionCallback).not.toHaveBeenCalled();
+    }
+  });
+
+  it("a session callback that throws is invalid with its failure, and its extension's cookie is not sent", async () => {
+    const crashed = new Error("session callback: undefined is not a function");
+    const { machine, effects } = fakes({ shape: () => Promise.reject(crashed) });
+    const { value, output, emitted } = await runToEnd(machine, { ...read, updateAge: 0 });
+    expect(effects.extendSession).toHaveBeenCalledOnce();
+    expect(value).toBe("invalid");
+    expect(output).toEqual({ outcome: "invalid", failure: { error: crashed } });
+    expect(emitted).toEqual([]);
+  });
+
+  it("says which session was read, once", async () => {
+    const { machine } = fakes();
+    const { output, emitted } = await runToEnd(machine, read);
+    expect(output.outcome).toBe("active");
+    if (output.outcome === "active") expect(emitted).toEqual([{ type: "session", session: output.session }]);
+  });
+});
