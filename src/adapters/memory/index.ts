@@ -178,6 +178,11 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     },
 
     async createVerificationToken(token) {
+      // Expired tokens of the same identifier go first, so the store stays bounded without a purge job.
+      const now = Date.now();
+      for (const [key, stored] of tokens) {
+        if (stored.identifier === token.identifier && stored.expires.valueOf() < now) tokens.delete(key);
+      }
       const key = tokenKey(token.identifier, token.token);
       if (tokens.has(key)) throw new Error("createVerificationToken: this token exists");
       tokens.set(key, copy(token));

@@ -229,6 +229,10 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
 
     async createVerificationToken(token) {
       const row = encode(token, ["identifier", "token", "expires"], dialect);
+      // Expired tokens of the same identifier go first, so a store nobody purges stays bounded
+      // (WebAuthn challenges, minted for anyone who asks, share one identifier per provider).
+      const now = encode({ expires: new Date() }, ["expires"], dialect).expires;
+      await db.deleteFrom(t.verificationTokens).where("identifier", "=", token.identifier).where("expires", "<", now).execute();
       await db.insertInto(t.verificationTokens).values(row).execute();
       return decodeVerificationToken(row);
     },
