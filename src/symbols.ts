@@ -11,3 +11,10 @@ export const customFetch: unique symbol = Symbol("appauth.custom-fetch");
  * (the catalog's factories): the runtime then does not lay the raw options over it a second time.
  */
 export const optionsMerged: unique symbol = Symbol("appauth.options-merged");
+
+/**
+ * Marks the default email sender (nodemailer over `server`): the runtime checks `server` and `from`
+ * for it without importing the sender's module, so resolving a config (in middleware, on an edge
+ * runtime) never reaches nodemailer.
+ */
+export const nodemailerSender: unique symbol = Symbol("appauth.nodemailer-sender");

@@ -15,8 +15,7 @@ import {
 import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from "../jwt/index.js";
 import { createLogger } from "../logger.js";
 import { defaultRedirect } from "../redirect.js";
-import { optionsMerged, skipCSRFCheck } from "../symbols.js";
-import { sendWithNodemailer } from "../providers/email.js";
+import { nodemailerSender, optionsMerged, skipCSRFCheck } from "../symbols.js";
 import type {
   Adapter,
   EmailConfig,
@@ -142,6 +141,11 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
     if (provider.type === "webauthn" && !config.experimental?.enableWebAuthn) {
       throw new ExperimentalFeatureNotEnabled(`${where}: WebAuthn is experimental; set experimental.enableWebAuthn.`);
     }
+    if (provider.type === "webauthn" && !bringsCeremony(provider)) {
+      throw new InvalidConfiguration(
+        `${where}: create WebAuthn providers with WebAuthn() or Passkey() from appauth/providers/webauthn (they bring the ceremony's implementation).`,
+      );
+    }
     if (provider.type === "email") checkEmailProvider(provider as EmailConfig, where);
 
   });
@@ -185,12 +189,22 @@ function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database"
   }
 }
 
+/** Whether a WebAuthn provider carries @simplewebauthn/server's functions (the core does not import them). */
+function bringsCeremony(provider: ProviderConfig): boolean {
+  const ceremony = (provider as { simpleWebAuthn?: Record<string, unknown> }).simpleWebAuthn;
+  return ["generateRegistrationOptions", "generateAuthenticationOptions", "verifyRegistrationResponse", "verifyAuthenticationResponse"].every(
+    (name) => typeof ceremony?.[name] === "function",
+  );
+}
+
 /** An email provider that cannot send is found when the config is resolved, not at the first sign-in. */
 function checkEmailProvider(provider: EmailConfig, where: string): void {
   if (typeof provider.sendVerificationRequest !== "function") {
     throw new InvalidConfiguration(`${where}: an email provider needs a \`server\` or a \`sendVerificationRequest\`.`);
   }
-  if (provider.sendVerificationRequest === sendWithNodemailer) {
+  // The default sender is recognised by its mark: importing it here would put nodemailer on the
+  // path of every config resolution, middleware on an edge runtime included.
+  if ((provider.sendVerificationRequest as { [nodemailerSender]?: true })[nodemailerSender] === true) {
     if (!provider.server) throw new InvalidConfiguration(`${where}: \`server\` is required to send mail through nodemailer.`);
     if (typeof provider.from !== "string" || !provider.from.includes("@")) {
       throw new InvalidConfiguration(`${where}: \`from\` must be the sender's address, e.g. "Acme <no-reply@acme.example>".`);

@@ -4,14 +4,12 @@
  * and origin; the challenge works once (recorded in the store and consumed on use) and only for the
  * provider and action it was minted for; a counter that goes backwards is a cloned authenticator.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport as AuthenticatorTransportFuture,
-  type RegistrationResponseJSON,
+// Types only: the functions come with the provider (`provider.simpleWebAuthn`), so the handler's
+// module graph never reaches @simplewebauthn/server unless a configuration lists a passkey provider.
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport as AuthenticatorTransportFuture,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { fromPromise } from "xstate";
 import { webauthnMachine, type WebAuthnAction, type WebAuthnContext } from "../../machines/webauthn.machine.js";
@@ -20,7 +18,7 @@ import { expireCookie, type SetCookie } from "../cookies.js";
 import { hashToken } from "../email/token.js";
 import { AccountNotLinked, WebAuthnVerificationError, type AuthError } from "../errors.js";
 import { decode, encode } from "../jwt/index.js";
-import type { WebAuthnConfig } from "../providers/webauthn.js";
+import type { SimpleWebAuthn, WebAuthnConfig } from "../providers/webauthn.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -32,8 +30,9 @@ import { bindSignInCompletion, resolveSignInRedirect, type PendingAuthenticator 
 
 const VERSION = 1;
 
-function webauthnProvider(rt: Runtime, id: string): WebAuthnConfig {
-  return rt.providerById.get(id) as WebAuthnConfig;
+function webauthnProvider(rt: Runtime, id: string): WebAuthnConfig & { simpleWebAuthn: SimpleWebAuthn } {
+  // The runtime refuses a WebAuthn provider without `simpleWebAuthn` when the config is resolved.
+  return rt.providerById.get(id) as WebAuthnConfig & { simpleWebAuthn: SimpleWebAuthn };
 }
 
 /** The relying party: from the provider's settings, else the trusted request URL. */
@@ -96,7 +95,7 @@ export function bindWebAuthn(rt: Runtime) {
           email = user?.email || input.email;
           if (!email) throw new WebAuthnVerificationError("Registering a passkey needs an email address or a signed-in user.");
           const existing = user ? await adapter.listAuthenticatorsByUserId!(user.id) : [];
-          options = await generateRegistrationOptions({
+          options = await provider.simpleWebAuthn.generateRegistrationOptions({
             rpName: rp.name,
             rpID: rp.id,
             userName: email,
@@ -108,7 +107,7 @@ export function bindWebAuthn(rt: Runtime) {
         } else {
           const user = input.email ? await adapter.getUserByEmail!(input.email) : null;
           const allowed = user ? await adapter.listAuthenticatorsByUserId!(user.id) : [];
-          options = await generateAuthenticationOptions({
+          options = await provider.simpleWebAuthn.generateAuthenticationOptions({
             rpID: rp.id,
             userVerification: "required",
             allowCredentials: allowed.map((a) => ({ id: a.credentialID, transports: transportsOf(a.transports) })),
@@ -176,7 +175,7 @@ export function bindWebAuthn(rt: Runtime) {
         const authenticator = await adapter.getAuthenticator!(response.id);
         if (!authenticator) throw new WebAuthnVerificationError("This passkey is not known here.");
         const rp = relyingParty(provider, input.req);
-        const result = await verifyAuthenticationResponse({
+        const result = await provider.simpleWebAuthn.verifyAuthenticationResponse({
           response,
           expectedChallenge: input.challenge,
           expectedOrigin: rp.origin,
@@ -202,7 +201,7 @@ export function bindWebAuthn(rt: Runtime) {
       verifyRegistration: fromPromise(async ({ input }) => {
         const provider = webauthnProvider(rt, input.providerId);
         const rp = relyingParty(provider, input.req);
-        const result = await verifyRegistrationResponse({
+        const result = await provider.simpleWebAuthn.verifyRegistrationResponse({
           response: input.response as RegistrationResponseJSON,
           expectedChallenge: input.challenge,
           expectedOrigin: rp.origin,

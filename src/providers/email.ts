@@ -7,6 +7,7 @@
  * ```
  */
 import { verificationMessage } from "../email/message.js";
+import { nodemailerSender } from "../symbols.js";
 import type { EmailConfig, SendVerificationRequestParams } from "../types.js";
 
 export type EmailUserConfig = Partial<Omit<EmailConfig, "type" | "options">>;
@@ -28,6 +29,9 @@ export async function sendWithNodemailer(params: SendVerificationRequestParams):
   const failed = [...(result.rejected ?? []), ...(result.pending ?? [])];
   if (failed.length) throw new Error(`The mail to ${identifier} could not be delivered (${failed.join(", ")}).`);
 }
+
+// The runtime recognises the default sender by this mark, not by importing this module.
+(sendWithNodemailer as unknown as Record<typeof nodemailerSender, true>)[nodemailerSender] = true;
 
 export default function Nodemailer(options: EmailUserConfig = {}): EmailConfig {
   return {

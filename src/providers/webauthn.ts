@@ -3,7 +3,26 @@
  * UI (autofill) on the built-in sign-in page; `WebAuthn()` is the same ceremony without it.
  * The relying party's id and origin come from the trusted request URL unless set here.
  */
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
 import type { CommonProviderOptions, ProviderStyle } from "../types.js";
+
+/**
+ * The ceremony's implementation (@simplewebauthn/server), carried by the provider rather than
+ * imported by the core: only a configuration that lists a WebAuthn provider loads it, so the
+ * handler and the middleware of every other application stay free of it (some of its dependencies
+ * cannot load on an edge runtime).
+ */
+export interface SimpleWebAuthn {
+  generateRegistrationOptions: typeof generateRegistrationOptions;
+  generateAuthenticationOptions: typeof generateAuthenticationOptions;
+  verifyRegistrationResponse: typeof verifyRegistrationResponse;
+  verifyAuthenticationResponse: typeof verifyAuthenticationResponse;
+}
 
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn";
@@ -14,13 +33,31 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   /** Seconds a ceremony may take between the options and the answer; default 5 minutes. */
   challengeMaxAge?: number;
   style?: ProviderStyle;
+  /** Set by `WebAuthn()`/`Passkey()`; a provider object written by hand must supply it. */
+  simpleWebAuthn?: SimpleWebAuthn;
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>;
 }
 
 export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "type" | "options">>;
 
+const simpleWebAuthn: SimpleWebAuthn = {
+  generateRegistrationOptions,
+  generateAuthenticationOptions,
+  verifyRegistrationResponse,
+  verifyAuthenticationResponse,
+};
+
 export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConfig {
-  return { id: "webauthn", name: "WebAuthn", type: "webauthn", enableConditionalUI: false, challengeMaxAge: 300, ...options, options };
+  return {
+    id: "webauthn",
+    name: "WebAuthn",
+    type: "webauthn",
+    enableConditionalUI: false,
+    challengeMaxAge: 300,
+    simpleWebAuthn,
+    ...options,
+    options,
+  };
 }
 
 export function Passkey(options: WebAuthnUserConfig = {}): WebAuthnConfig {
