@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "visualizations/**", "demo/.data/**", "test/.artifacts/**"] },
+  { ignores: ["dist/**", "node_modules/**", "visualizations/**", "demo/.data/**", "test/.artifacts/**", "examples/*/.next/**", "examples/*/next-env.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,44 @@
+/**
+ * The example's appauth: every sign-in method of the demo, with nothing to configure. The
+ * launcher (`npm start`, scripts/start.ts) starts the bundled OpenID Provider and the dev mailbox
+ * and passes them in through the environment — `AUTH_DEMO_IDP_ISSUER`/`_ID`/`_SECRET` are read by
+ * the library itself (provider `demo-idp`), `EMAIL_SERVER` here — along with the secret
+ * (`AUTH_SECRET`) and the SQLite file that holds users, accounts, sign-in links and passkeys.
+ */
+import AppAuth from "appauth/next";
+import type { Provider } from "appauth";
+import Credentials from "appauth/providers/credentials";
+import Nodemailer from "appauth/providers/nodemailer";
+import { Passkey } from "appauth/providers/passkey";
+import { sqliteAdapter } from "appauth/adapters/sql";
+import { authConfig } from "./auth.config";
+import { checkDemoAccount } from "./lib/demo-account";
+
+/** The bundled OpenID Provider (demo/op): client id, secret and issuer come from AUTH_DEMO_IDP_*. */
+const demoIdentityProvider: Provider = {
+  id: "demo-idp",
+  name: "Demo identity provider",
+  type: "oidc",
+  checks: ["pkce", "state", "nonce"],
+  style: { brandColor: "#0f766e" },
+};
+
+const database = process.env.APPAUTH_DEMO_DATABASE ?? `${process.cwd()}/../../demo/.data/appauth.sqlite`;
+
+export const { handlers, auth, signIn, signOut, unstable_update } = AppAuth({
+  ...authConfig,
+  adapter: sqliteAdapter(database),
+  experimental: { enableWebAuthn: true },
+  providers: [
+    ...(process.env.AUTH_DEMO_IDP_ISSUER ? [demoIdentityProvider] : []),
+    Credentials({
+      credentials: {
+        username: { label: "Username", autocomplete: "username", required: true },
+        password: { label: "Password", type: "password", required: true },
+      },
+      authorize: ({ username, password }) => checkDemoAccount(username, password),
+    }),
+    ...(process.env.EMAIL_SERVER ? [Nodemailer({ server: process.env.EMAIL_SERVER, from: "appauth demo <no-reply@localhost>" })] : []),
+    Passkey(),
+  ],
+});

@@ -1,0 +1,255 @@
+/**
+ * `appauth/next` — integration A: appauth in a Next.js App Router application (Next 15 or 16).
+ *
+ * ```ts
+ * // auth.ts
+ * import AppAuth from "appauth/next";
+ * export const { handlers, auth, signIn, signOut, unstable_update } = AppAuth({ providers: [...] });
+ * // app/api/auth/[...appauth]/route.ts
+ * export const { GET, POST } = handlers;
+ * // middleware.ts
+ * export { auth as middleware } from "./auth";
+ * ```
+ *
+ * A thin translation: sessions, sign-in, sign-out and updates are the core's server-side
+ * operations (`src/server`); this module only gets the request from Next and hands cookies and
+ * redirects back to Next's APIs. Nothing here imports a Node built-in, and the middleware path
+ * (`auth` as middleware) loads only the session machines, so it runs on the edge runtime.
+ */
+import { NextResponse, type NextRequest } from "next/server.js";
+import { redirect, unstable_rethrow } from "next/navigation.js";
+import type { SetCookie } from "../../src/cookies.js";
+import type { AuthorizationParams } from "../../src/server/actions.js";
+import { guardRequest } from "../../src/server/guard.js";
+import { readSession } from "../../src/server/session.js";
+import type { Session } from "../../src/types.js";
+import { toCoreConfig, type AppAuthConfigInput } from "./config.js";
+import { appendToNodeResponse, appendToResponse, writeToCookieStore, type NodeResponseLike } from "./cookies.js";
+import { currentPage, requestFromNextHeaders, requestFromNode, type NodeRequestLike } from "./request.js";
+
+export type { AppAuthConfig, AppAuthConfigInput } from "./config.js";
+export type { NodeRequestLike } from "./request.js";
+export type { NodeResponseLike } from "./cookies.js";
+export type { Session, User, JWT, DefaultSession } from "../../src/types.js";
+export { AuthError, CredentialsSignin } from "../../src/errors.js";
+export type { AuthorizationParams } from "../../src/server/actions.js";
+
+/** A request as a wrapped handler sees it: `auth` holds the session, or `null`. */
+export type NextAuthRequest = NextRequest & { auth: Session | null };
+
+/** A middleware or route handler to wrap with `auth(...)`. */
+export type AppRouteHandler<C = unknown> = (request: NextAuthRequest, context: C) => Response | void | Promise<Response | void>;
+
+/** `getServerSideProps`' context, or anything carrying a Node request and response. */
+export interface ServerSidePropsContextLike {
+  req: NodeRequestLike;
+  res: NodeResponseLike;
+}
+
+/** Options of the `signIn` server action, or the submitted form itself. */
+export type SignInOptions =
+  | FormData
+  | ({ redirectTo?: string; redirect?: boolean } & Record<string, unknown>);
+
+export interface SignOutOptions {
+  /** Where to go afterwards; default: the current page. */
+  redirectTo?: string;
+  /** `false`: return the URL instead of redirecting. */
+  redirect?: boolean;
+}
+
+/** Every form `auth` takes. */
+export interface AuthFunction {
+  /** In a server component, server action or route handler: the session of the current request. */
+  (): Promise<Session | null>;
+  /**
+   * Wraps a middleware or route handler: `request.auth` holds the session (or `null`) and the
+   * handler decides — `callbacks.authorized` applies only to `auth` used bare as middleware.
+   * Refreshed session cookies are added to the handler's response; a middleware that returns
+   * nothing lets the request through.
+   */
+  <C>(handler: AppRouteHandler<C>): (request: NextRequest, context: C) => Promise<Response>;
+  /** Used as middleware itself: keeps the session alive and applies `callbacks.authorized`. */
+  (request: NextRequest, event?: unknown): Promise<Response>;
+  /** In `getServerSideProps`: `auth(context)`. */
+  (context: ServerSidePropsContextLike): Promise<Session | null>;
+  /** In a pages-router API route: `auth(req, res)`. */
+  (req: NodeRequestLike, res: NodeResponseLike): Promise<Session | null>;
+}
+
+export interface AppAuthResult {
+  /** The catch-all route's handlers: `export const { GET, POST } = handlers`. */
+  handlers: { GET: (request: NextRequest) => Promise<Response>; POST: (request: NextRequest) => Promise<Response> };
+  auth: AuthFunction;
+  /**
+   * Signs in from a server action. Without `provider`: the sign-in page. Redirects (Next's
+   * `redirect`) to the provider, the check-your-email page or `redirectTo` (default: the current
+   * page); with `redirect: false` returns that URL. Throws the `AuthError` of a failed sign-in —
+   * `CredentialsSignin` with its `code` for refused credentials — to the calling action.
+   */
+  signIn(provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams): Promise<string>;
+  /** Signs out from a server action; redirects to `redirectTo` (default: the current page), or returns it with `redirect: false`. */
+  signOut(options?: SignOutOptions): Promise<string>;
+  /** Updates the session (jwt callback `trigger: "update"`); the new session, or `null`. */
+  unstable_update(data: Partial<Session> | Record<string, unknown>): Promise<Session | null>;
+}
+
+function isWebRequest(value: unknown): value is NextRequest {
+  if (typeof Request !== "undefined" && value instanceof Request) return true;
+  const candidate = value as { headers?: { get?: unknown }; url?: unknown } | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.headers?.get === "function" && typeof candidate.url === "string";
+}
+
+function isServerSidePropsContext(value: unknown): value is ServerSidePropsContextLike {
+  return typeof value === "object" && value !== null && "req" in value && "res" in value;
+}
+
+/** A submitted form or an options object, as the fields to post plus the two options. */
+function signInFields(options: SignInOptions | undefined): { fields: Record<string, string>; redirectTo?: string; redirect: boolean } {
+  const fields: Record<string, string> = {};
+  let redirectTo: string | undefined;
+  let doRedirect = true;
+  const entries: Iterable<[string, unknown]> =
+    options instanceof FormData ? options.entries() : Object.entries(options ?? {});
+  for (const [key, value] of entries) {
+    // Next adds `$ACTION_*` fields to forms bound to server actions: they are not sign-in input.
+    if (key.startsWith("$ACTION")) continue;
+    if (key === "redirectTo") {
+      if (typeof value === "string" && value) redirectTo = value;
+    } else if (key === "redirect") {
+      doRedirect = !(value === false || value === "false");
+    } else if (typeof value === "string") {
+      fields[key] = value;
+    } else if (typeof value === "number" || typeof value === "boolean") {
+      fields[key] = String(value);
+    }
+  }
+  return { fields, ...(redirectTo !== undefined ? { redirectTo } : {}), redirect: doRedirect };
+}
+
+/**
+ * Sets up appauth for a Next.js application.
+ *
+ * @param config an `AppAuthConfig`, or a function of the request returning one (the lazy form: the
+ * request is absent where there is none, so check before using it).
+ */
+export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
+  if (config === null || (typeof config !== "object" && typeof config !== "function")) {
+    throw new TypeError("AppAuth(config): `config` must be a configuration object or a function returning one.");
+  }
+  const core = toCoreConfig(config);
+
+  // The full handler and the sign-in operations load on first use, so the middleware, which only
+  // reads sessions, never evaluates the sign-in flows and their machines. (Webpack still bundles
+  // them into the edge file, so they must stay free of Node-only and eval-using dependencies.)
+  const handle = async (request: NextRequest): Promise<Response> => (await import("../../src/handler.js")).Auth(request, core);
+  const actions = () => import("../../src/server/actions.js");
+
+  /** Server components and actions: the request rebuilt from `next/headers`. */
+  async function sessionOfCurrentRequest(): Promise<Session | null> {
+    let request: Request;
+    try {
+      request = await requestFromNextHeaders();
+    } catch (error) {
+      // Next's own signals (this render is dynamic, ...) must reach Next.
+      unstable_rethrow(error);
+      // Outside a request (a script, a test): no session.
+      return null;
+    }
+    const { session, cookies } = await readSession(request, core);
+    await writeToCookieStore(cookies);
+    return session;
+  }
+
+  async function sessionOfNodeRequest(req: NodeRequestLike, res: NodeResponseLike | undefined): Promise<Session | null> {
+    let request: Request;
+    try {
+      request = requestFromNode(req);
+    } catch {
+      return null;
+    }
+    const { session, cookies } = await readSession(request, core);
+    appendToNodeResponse(res, cookies);
+    return session;
+  }
+
+  async function middleware(request: NextRequest): Promise<Response> {
+    const { session, cookies } = await readSession(request, core);
+    let response: Response;
+    try {
+      const outcome = await guardRequest(request, core, { session });
+      if ("response" in outcome) response = outcome.response;
+      else if ("redirect" in outcome) response = NextResponse.redirect(outcome.redirect);
+      else response = NextResponse.next();
+    } catch (error) {
+      // The configuration cannot be resolved: nothing can be decided, so nothing is let through.
+      console.error("[appauth] middleware could not check the request:", error);
+      response = new NextResponse("There is a problem with the server configuration.", { status: 500 });
+    }
+    return appendToResponse(response, cookies);
+  }
+
+  function wrap<C>(handler: AppRouteHandler<C>): (request: NextRequest, context: C) => Promise<Response> {
+    return async (request, context) => {
+      const { session, cookies } = await readSession(request, core);
+      const augmented = request as NextAuthRequest;
+      augmented.auth = session;
+      const response = (await handler(augmented, context)) ?? NextResponse.next();
+      return appendToResponse(response, cookies);
+    };
+  }
+
+  const auth = ((...args: unknown[]) => {
+    if (args.length === 0) return sessionOfCurrentRequest();
+    const [first, second] = args;
+    if (typeof first === "function") return wrap(first as AppRouteHandler<unknown>);
+    if (isWebRequest(first)) return middleware(first);
+    if (isServerSidePropsContext(first)) return sessionOfNodeRequest(first.req, first.res);
+    if (typeof first === "object" && first !== null && "headers" in first) {
+      return sessionOfNodeRequest(first as NodeRequestLike, second as NodeResponseLike | undefined);
+    }
+    return Promise.reject(new TypeError("auth(...): expected no argument, a handler, a request, (req, res) or a context with req and res."));
+  }) as AuthFunction;
+
+  /** Writes the cookies, then redirects (Next's `redirect` throws to do so) or returns the URL. */
+  async function finish(result: { url: string; cookies: SetCookie[] }, doRedirect: boolean): Promise<string> {
+    await writeToCookieStore(result.cookies);
+    if (doRedirect) redirect(result.url);
+    return result.url;
+  }
+
+  async function signIn(provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams): Promise<string> {
+    const request = await requestFromNextHeaders();
+    const { fields, redirectTo, redirect: doRedirect } = signInFields(options);
+    const result = await (await actions()).signInAction(request, core, {
+      ...(provider !== undefined ? { provider } : {}),
+      fields,
+      redirectTo: redirectTo ?? currentPage(request),
+      ...(authorizationParams !== undefined ? { authorizationParams } : {}),
+    });
+    return finish(result, doRedirect);
+  }
+
+  async function signOut(options: SignOutOptions = {}): Promise<string> {
+    const request = await requestFromNextHeaders();
+    const result = await (await actions()).signOutAction(request, core, { redirectTo: options.redirectTo ?? currentPage(request) });
+    return finish(result, options.redirect !== false);
+  }
+
+  async function unstable_update(data: Partial<Session> | Record<string, unknown>): Promise<Session | null> {
+    let request: Request;
+    try {
+      request = await requestFromNextHeaders();
+    } catch (error) {
+      unstable_rethrow(error);
+      return null;
+    }
+    const { session, cookies } = await (await actions()).updateSessionAction(request, core, data);
+    await writeToCookieStore(cookies);
+    return session;
+  }
+
+  return { handlers: { GET: handle, POST: handle }, auth, signIn, signOut, unstable_update };
+}
+
+export { AppAuth };

@@ -1,0 +1,14 @@
+/**
+ * The runtime of a config input for server-side operations, without importing the full request
+ * handler: a middleware that only reads sessions must not pull every sign-in flow into its bundle
+ * (on an edge runtime some of their dependencies cannot even load).
+ */
+import { getRuntime, type Runtime } from "../config/runtime.js";
+import { processEnv } from "../config/env.js";
+import type { AuthConfig, AuthConfigInput } from "../types.js";
+
+/** Resolves a config input (object, or function of the request) to its cached runtime; throws for a bad config. */
+export async function runtimeOf(request: Request | undefined, input: AuthConfigInput): Promise<Runtime> {
+  const config: AuthConfig = typeof input === "function" ? await input(request) : input;
+  return getRuntime(config, processEnv());
+}

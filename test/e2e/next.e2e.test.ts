@@ -1,0 +1,323 @@
+/**
+ * The Next.js example (examples/next), built with `next build` and served by `next start` exactly
+ * as `npm start` serves it, driven in Debian's Chromium through playwright-core: every sign-in
+ * method, the middleware-guarded area, the session seen by server and client components,
+ * `update()`, and sign-out reaching the other tabs. The build runs once, before the first test
+ * (skipped when `.next` is newer than every source it is made of).
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildExample, startExample, type RunningExample } from "../../scripts/start-next.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e-next/", import.meta.url));
+const SESSION_COOKIE = "appauth.session-token";
+/** A cold `next build` on two busy cores, plus starting the app. */
+const SETUP_TIMEOUT = 420_000;
+
+const hasChromium = existsSync(CHROMIUM);
+const inCI = process.env.CI === "true";
+const MISSING = `Chromium is not installed at ${CHROMIUM}: the e2e tests of the Next.js example need it (apt-get install chromium).`;
+
+if (!hasChromium && !inCI) {
+  console.warn(`\n⚠️  SKIPPING the Next.js example e2e tests. ${MISSING}\n`);
+}
+
+if (!hasChromium && inCI) {
+  describe("the Next.js example e2e environment", () => {
+    it("has Chromium installed, because CI=true does not allow skipping the browser tests", () => {
+      expect.fail(MISSING);
+    });
+  });
+}
+
+interface ShownSession {
+  user?: { name?: string | null; email?: string | null; image?: string | null; id?: string };
+  expires?: string;
+}
+
+describe.runIf(hasChromium)("the Next.js example in Chromium", () => {
+  let app: RunningExample;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let dataDir: string;
+  const appOutput: string[] = [];
+
+  const url = (path: string) => new URL(path, app.url).href;
+  /** What the page shows once React and the server caught up (a server action, a refetch, a refresh). */
+  const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
+  beforeAll(async () => {
+    const build = await buildExample({ output: "capture" });
+    console.log(build.built ? `[e2e next] next build took ${build.seconds.toFixed(1)} s` : "[e2e next] the build is current");
+    dataDir = await mkdtemp(join(tmpdir(), "appauth-next-e2e-"));
+    const started = performance.now();
+    app = await startExample({
+      port: 0,
+      host: "localhost",
+      // A fresh secret, OP keys and SQLite file in a temporary folder: demo/.data is left alone.
+      secretFile: join(dataDir, "secret"),
+      dataDir,
+      output: "capture",
+      onOutput: (line) => appOutput.push(line),
+    });
+    console.log(`[e2e next] next start answered after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, SETUP_TIMEOUT);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    // Each test is a new visitor: its own cookie jar.
+    context = await browser.newContext({ baseURL: app.url });
+    context.setDefaultTimeout(15_000);
+    page = await context.newPage();
+    appOutput.length = 0;
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === "fail") console.error(`[e2e next] the app printed:\n${appOutput.slice(-60).join("\n")}`);
+    await context?.close();
+  });
+
+  async function sessionCookies(): Promise<string[]> {
+    return (await context.cookies(app.url)).map((c) => c.name).filter((name) => name.startsWith(SESSION_COOKIE));
+  }
+
+  async function sessionJson(): Promise<ShownSession | null> {
+    const response = await page.request.get("/api/auth/session");
+    expect(response.status()).toBe(200);
+    return (await response.json()) as ShownSession | null;
+  }
+
+  async function shown(selector: string): Promise<ShownSession | null> {
+    return JSON.parse((await page.locator(selector).textContent()) ?? "") as ShownSession | null;
+  }
+
+  /** The built-in sign-in page's credentials form, filled as a person would. */
+  async function submitPassword(username: string, password: string): Promise<void> {
+    const section = page.locator('section[data-provider-type="credentials"]');
+    await section.getByLabel("Username").fill(username);
+    await section.getByLabel("Password").fill(password);
+    await section.getByRole("button", { name: "Sign in with Credentials" }).click();
+  }
+
+  async function signInAsDemo(then = "/"): Promise<void> {
+    await page.goto(`/api/auth/signin?callbackUrl=${encodeURIComponent(then)}`);
+    await submitPassword("demo", "demo");
+    await page.waitForURL(url(then));
+  }
+
+  it("sends a visitor of /protected to sign in with the full URL as callbackUrl, and back there after demo/demo", async () => {
+    await page.goto("/protected?tab=profile");
+    const signIn = new URL(page.url());
+    expect(signIn.pathname).toBe("/api/auth/signin");
+    expect(signIn.searchParams.get("callbackUrl")).toBe(url("/protected?tab=profile"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in");
+    expect(await sessionCookies()).toEqual([]);
+
+    await submitPassword("demo", "demo");
+    await page.waitForURL(url("/protected?tab=profile"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Protected page");
+    expect(await page.locator("#server-name").textContent()).toBe("Demo User");
+    await eventually(() => page.locator("#client-status").textContent()).toBe("authenticated");
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+    await page.screenshot({ path: join(ARTIFACTS, "protected.png"), fullPage: true });
+  });
+
+  it("shows the same session from a server component (auth()) and a client component (useSession())", async () => {
+    await signInAsDemo("/");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Signed in as Demo User");
+    await eventually(() => page.locator("#client-status").textContent()).toBe("authenticated");
+    const server = await shown("#server-session");
+    const client = await shown("#client-session");
+    expect(server?.user).toEqual({ name: "Demo User", email: "demo@example.com", image: null, id: "demo-user" });
+    expect(client).toEqual(server);
+    expect(await sessionJson()).toEqual(server);
+    await page.screenshot({ path: join(ARTIFACTS, "home-signed-in.png"), fullPage: true });
+
+    // The other forms of auth() in the running app: a wrapped route handler, a pages-router API
+    // route (auth(req, res)) and getServerSideProps (auth(context)).
+    expect(await (await page.request.get("/api/whoami")).json()).toEqual({ signedIn: true, session: server });
+    expect(await (await page.request.get("/api/session-info")).json()).toEqual({ signedIn: true, session: server });
+    await page.goto("/legacy");
+    expect(await shown("#legacy-session")).toEqual(server);
+  });
+
+  it("shows a visitor the signed-out state on both sides", async () => {
+    await page.goto("/");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+    expect(await shown("#server-session")).toBeNull();
+    await eventually(() => page.locator("#client-status").textContent()).toBe("unauthenticated");
+    expect(await (await page.request.get("/api/whoami")).json()).toEqual({ signedIn: false, session: null });
+    await page.screenshot({ path: join(ARTIFACTS, "home-signed-out.png"), fullPage: true });
+  });
+
+  it("signs in through the bundled OpenID Provider from the sign-in page: login, consent, back to /protected", async () => {
+    await page.goto("/protected");
+    await page.getByRole("button", { name: "Sign in with Demo identity provider" }).click();
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await page.locator("#server-name").textContent()).toBe("Ada Lovelace");
+    expect(await page.locator("#server-email").textContent()).toBe("ada@example.test");
+  });
+
+  it("signs in through the OpenID Provider from a server action (signIn('demo-idp'))", async () => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Continue with the demo identity provider" }).click();
+    await page.getByRole("button", { name: /Grace Hopper/ }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(url("/"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Signed in as Grace Hopper");
+    expect(await sessionJson()).toMatchObject({ user: { name: "Grace Hopper", email: "grace@example.test" } });
+  });
+
+  it("signs in with a password from a server action: a wrong one is reported by the form, the right one signs in", async () => {
+    await page.goto("/");
+    await page.locator("#action-username").fill("demo");
+    await page.locator("#action-password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in with a server action" }).click();
+    expect(await page.locator("#password-form-error").textContent()).toBe("Wrong username or password (code: credentials).");
+    // The form keeps the username for the next try.
+    expect(await page.locator("#action-username").inputValue()).toBe("demo");
+    expect(await sessionCookies()).toEqual([]);
+    expect(await sessionJson()).toBeNull();
+
+    await page.locator("#action-password").fill("demo");
+    await page.getByRole("button", { name: "Sign in with a server action" }).click();
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Signed in as Demo User");
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+    await eventually(() => page.locator("#client-status").textContent()).toBe("authenticated");
+  });
+
+  it("signs in by email: sign-in page, check-your-email page, dev mailbox, link, and back to /protected", async () => {
+    await page.goto("/protected");
+    await page.locator('section[data-provider-type="email"]').getByLabel("Email").fill("  Mail.Reader@Example.test ");
+    await page.getByRole("button", { name: "Sign in with Email" }).click();
+    await page.waitForURL((target) => target.pathname === "/api/auth/verify-request");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Check your email");
+    expect(await sessionCookies()).toEqual([]);
+
+    await page.goto("/dev/mailbox");
+    const mail = page.getByRole("article", { name: "Mail to mail.reader@example.test" });
+    expect(await mail.getByRole("heading", { level: 2 }).textContent()).toBe(`Sign in to ${new URL(app.url).host}`);
+    await page.screenshot({ path: join(ARTIFACTS, "dev-mailbox.png"), fullPage: true });
+    await mail.getByRole("link", { name: "Open the sign-in link" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await page.locator("#server-email").textContent()).toBe("mail.reader@example.test");
+    expect(await sessionCookies()).toEqual([SESSION_COOKIE]);
+  });
+
+  it("creates a passkey on the sign-in page and later signs in with it (Chromium's virtual authenticator)", async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("WebAuthn.enable", { enableUI: false });
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const passkeys = page.locator('section[data-provider-type="webauthn"]');
+
+    await page.goto("/protected");
+    await passkeys.getByLabel("Email").fill("passkey.person@example.test");
+    await passkeys.getByRole("button", { name: "Create a passkey" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await page.locator("#server-email").textContent()).toBe("passkey.person@example.test");
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1);
+
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.waitForURL(url("/"));
+    expect(await sessionJson()).toBeNull();
+
+    // Presence simulation off while the page loads, or the authenticator would answer the page's
+    // autofill request on its own before the button is pressed.
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
+    await page.goto("/protected");
+    await page.waitForSelector('form[data-webauthn-autofill-state="pending"]');
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
+    await passkeys.getByRole("button", { name: "Sign in with passkey" }).click();
+    await page.waitForURL(url("/protected"));
+    expect(await page.locator("#server-email").textContent()).toBe("passkey.person@example.test");
+    await cdp.detach();
+  });
+
+  it("changes the display name with useSession().update(): the jwt callback takes it, client and server show it", async () => {
+    await signInAsDemo("/protected");
+    await eventually(() => page.locator("#client-status").textContent()).toBe("authenticated");
+    await page.locator("#profile-name").fill("Demo Builder");
+    await page.getByRole("button", { name: "Save with update()" }).click();
+    await eventually(() => page.locator("#profile-message").textContent()).toBe("Saved: Demo Builder");
+    expect((await shown("#client-session"))?.user?.name).toBe("Demo Builder");
+    await eventually(() => page.locator("#server-name").textContent()).toBe("Demo Builder");
+    expect(await page.locator("#header-user").textContent()).toBe("Demo Builder");
+    expect((await sessionJson())?.user?.name).toBe("Demo Builder");
+    // It lasts: a new page load reads the re-issued cookie.
+    await page.reload();
+    expect(await page.locator("#server-name").textContent()).toBe("Demo Builder");
+  });
+
+  it("changes the display name from a server action with unstable_update()", async () => {
+    await signInAsDemo("/protected");
+    await page.locator("#server-rename").fill("Renamed On Server");
+    await page.getByRole("button", { name: "Save with unstable_update()" }).click();
+    await eventually(() => page.locator("#server-name").textContent()).toBe("Renamed On Server");
+    expect((await sessionJson())?.user?.name).toBe("Renamed On Server");
+  });
+
+  it("signs out in one tab and the other tab follows: its protected page sends it to sign in", async () => {
+    await signInAsDemo("/protected");
+    const other = await context.newPage();
+    await other.goto("/protected");
+    await eventually(() => other.locator("#client-status").textContent()).toBe("authenticated");
+
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.waitForURL(url("/"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+
+    // No reload and no click in the other tab: the sign-out reaches it through the broadcast.
+    await other.waitForURL((target) => target.pathname === "/api/auth/signin");
+    const signIn = new URL(other.url());
+    expect(signIn.searchParams.get("error")).toBe("SessionRequired");
+    expect(signIn.searchParams.get("callbackUrl")).toBe(url("/protected"));
+    await other.screenshot({ path: join(ARTIFACTS, "other-tab-signed-out.png"), fullPage: true });
+  });
+
+  it("signs out from a server action (signOut()) and the other tab follows too", async () => {
+    await signInAsDemo("/protected");
+    const other = await context.newPage();
+    await other.goto("/");
+    await eventually(() => other.locator("#client-status").textContent()).toBe("authenticated");
+
+    await page.getByRole("button", { name: "Sign out with a server action" }).click();
+    await page.waitForURL(url("/"));
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+    expect(await sessionCookies()).toEqual([]);
+    await eventually(() => other.locator("#client-status").textContent()).toBe("unauthenticated");
+  });
+});

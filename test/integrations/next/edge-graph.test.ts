@@ -1,0 +1,86 @@
+/**
+ * The middleware runs on the edge runtime, and Next bundles everything `appauth/next` can reach —
+ * dynamic `import()`s included — into the one edge file, refusing to build when a module uses
+ * `eval`/`new Function` (reflect-metadata, under @simplewebauthn/server) and warning on Node-only
+ * code (nodemailer). These tests walk the import graph the way the bundler does and keep it free of
+ * Node built-ins, mail and database drivers, adapters and the WebAuthn library.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { Auth } from "../../../src/index.js";
+import { testConfig } from "../../helpers/config.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Imports that survive compilation: `import type` and `export type` are erased, `import()` is kept. */
+const STATIC = /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:[\w*\s{},$]*?\s+from\s+)?["']([^"']+)["']/g;
+const DYNAMIC = /import\(\s*["']([^"']+)["']\s*\)/g;
+
+interface Graph {
+  files: Set<string>;
+  /** Bare specifiers (packages, `node:` built-ins) and the file that imports each. */
+  packages: Map<string, string>;
+}
+
+/** Every module reachable from `entry` (a repository path), following `.js` imports to their `.ts` sources. */
+function importGraph(entry: string): Graph {
+  const graph: Graph = { files: new Set(), packages: new Map() };
+  const visit = (file: string) => {
+    if (graph.files.has(file)) return;
+    graph.files.add(file);
+    const source = readFileSync(join(ROOT, file), "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+    const specifiers = [
+      ...[...source.matchAll(STATIC)].filter((m) => !m[1]).map((m) => m[2]!),
+      ...[...source.matchAll(DYNAMIC)].map((m) => m[1]!),
+    ];
+    for (const specifier of specifiers) {
+      if (!specifier.startsWith(".")) {
+        if (!graph.packages.has(specifier)) graph.packages.set(specifier, file);
+        continue;
+      }
+      visit(relative(ROOT, join(ROOT, dirname(file), specifier)).replace(/\.js$/, ".ts"));
+    }
+  };
+  visit(entry);
+  return graph;
+}
+
+describe("the module graph of appauth/next (what the middleware bundle holds)", () => {
+  const graph = importGraph("integrations/next/index.ts");
+
+  it("reaches the session machines, the handler and the server operations", () => {
+    expect(graph.files).toContain("src/server/session-route.ts");
+    expect(graph.files).toContain("src/handler.ts");
+    expect(graph.files).toContain("src/flows/webauthn.ts");
+  });
+
+  it("imports no Node built-in", () => {
+    expect([...graph.packages.keys()].filter((p) => p.startsWith("node:") || ["fs", "net", "tls", "crypto", "http"].includes(p))).toEqual([]);
+  });
+
+  it("imports no adapter, database driver, mail library or the WebAuthn library", () => {
+    expect([...graph.files].filter((f) => f.startsWith("src/adapters/"))).toEqual([]);
+    const forbidden = ["nodemailer", "better-sqlite3", "kysely", "pg", "mysql2", "ioredis", "@simplewebauthn/server"];
+    expect([...graph.packages.keys()].filter((p) => forbidden.some((f) => p === f || p.startsWith(`${f}/`)))).toEqual([]);
+  });
+
+  it("imports only Next's own modules and the core's runtime dependencies", () => {
+    expect([...graph.packages.keys()].filter((p) => !/^(next\/(server|headers|navigation)\.js$|xstate$|jose$|oauth4webapi$|zod$)/.test(p))).toEqual([]);
+  });
+});
+
+describe("WebAuthn providers carry the ceremony's implementation", () => {
+  it("refuses, at configuration time, a hand-written WebAuthn provider that does not bring it", async () => {
+    const config = testConfig({
+      experimental: { enableWebAuthn: true },
+      providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }],
+      adapter: {},
+    });
+    const response = await Auth(new Request("http://localhost:3000/auth/providers"), config);
+    expect(response.status).toBe(500);
+    const logged = config.logger.entries.map((e) => String(e.message[0]));
+    expect(logged.some((m) => m.includes("WebAuthn() or Passkey()"))).toBe(true);
+  });
+});
