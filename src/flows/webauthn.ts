@@ -155,6 +155,11 @@ export function bindWebAuthn(rt: Runtime) {
           throw new WebAuthnVerificationError("The WebAuthn challenge was already used or has expired.");
         }
         const currentUserId = await currentUser(rt, input.req);
+        // The ceremony belongs to whoever was signed in (or nobody) when its options were made.
+        const mintedFor = typeof payload.userId === "string" ? payload.userId : undefined;
+        if (mintedFor !== currentUserId) {
+          throw new WebAuthnVerificationError("The signed-in user changed during the passkey ceremony.");
+        }
         return {
           challenge: {
             value: payload.challenge,

@@ -49,4 +49,19 @@ describe("registering a passkey for an address that is already someone's", () =>
     expect((await config.adapter.getAuthenticator(second.id))?.userId).toBe(user!.id);
     expect(await config.adapter.getUserByEmail("someone@example.com")).toBeNull();
   });
+
+  it("is refused when the signed-in user changed between the options and the answer", async () => {
+    const config = passkeyConfig();
+    const ada = new PasskeyClient(config);
+    await ada.register(await softAuthenticator(), "ada@example.com");
+    const second = await softAuthenticator();
+    const answer = await ada.options({ action: "register" });
+    if (answer.action !== "register") throw new Error("expected register");
+    await ada.signOut();
+    expect(await ada.signedInAs()).toBeNull();
+    const response = await ada.answer("register", await second.register(answer.options));
+    expect(redirectOf(response).error).toBe("WebAuthnVerificationError");
+    expect(await config.adapter.getAuthenticator(second.id)).toBeNull();
+    expect(await ada.signedInAs()).toBeNull();
+  });
 });
