@@ -3,16 +3,11 @@
  * token was minted here (a cookie planted by a sibling subdomain does not verify), and a POST proves
  * it can read the page by sending the same token in its body as `csrfToken`.
  */
+import { toHex } from "./encoding.js";
 import type { CookieJar, SetCookie } from "./cookies.js";
 import type { CookieOption } from "./types.js";
 
 const encoder = new TextEncoder();
-
-function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
 
 export async function csrfHash(token: string, secret: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`${token}${secret}`));

@@ -3,13 +3,8 @@
  * with the secret), so the store never holds a usable token. With rotated secrets the newest hashes
  * new tokens and every secret is tried when a link is followed.
  */
+import { toHex } from "../encoding.js";
 const encoder = new TextEncoder();
-
-function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
 
 /** 32 random bytes as hex. */
 export function randomToken(): string {

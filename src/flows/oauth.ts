@@ -3,7 +3,7 @@
  * effects of the OAuth machine, each protocol step done with oauth4webapi, each check failing closed.
  */
 import * as oauth from "oauth4webapi";
-import { compactVerify, decodeJwt } from "jose";
+import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose";
 import { fromPromise } from "xstate";
 import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
@@ -33,8 +33,7 @@ import type { OAuthProviderConfig, TokenSet } from "../providers/oauth-types.js"
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
-import { loadDatabaseSession } from "../session/database-session.js";
+import { currentUser } from "../session/current-user.js";
 import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./credentials-signin.js";
 import { runMachine } from "./run.js";
@@ -125,7 +124,7 @@ export function bindOAuth(rt: Runtime) {
     response: Response,
     idToken: string,
   ): Promise<void> {
-    const header = JSON.parse(new TextDecoder().decode(oauth_b64(idToken.split(".")[0] ?? ""))) as { alg?: string };
+    const header = decodeProtectedHeader(idToken);
     if (header.alg?.startsWith("HS")) {
       if (!provider.clientSecret) throw new OAuthCallbackError("An HS-signed ID token needs a client secret to verify.");
       await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret));
@@ -366,27 +365,6 @@ async function idTokenServer(
   const issuer = provider.idTokenIssuer(claims, as.issuer);
   if (!issuer) throw new OAuthCallbackError(`${provider.id} refused the ID token's tenant.`);
   return { ...as, issuer };
-}
-
-function oauth_b64(segment: string): Uint8Array {
-  const base64 = segment.replace(/-/g, "+").replace(/_/g, "/");
-  const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-/** The id of the user already signed in on this browser (to link a new account to), if any. */
-export async function currentUser(rt: Runtime, ctx: RequestContext): Promise<string | undefined> {
-  const token = readSessionCookie(ctx);
-  if (!token) return undefined;
-  try {
-    if (rt.session.strategy === "database") {
-      return (await loadDatabaseSession(rt, token, Date.now()))?.user.id;
-    }
-    const decoded = await decodeSessionToken(rt, ctx, token);
-    return typeof decoded?.payload.sub === "string" ? decoded.payload.sub : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export type BoundOAuth = ReturnType<typeof bindOAuth>;
