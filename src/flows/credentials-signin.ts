@@ -3,23 +3,13 @@
  * the credentials sign-in machine takes it from there.
  */
 import { fromPromise } from "xstate";
-import { credentialsSignInMachine, type CredentialsSignInOutput } from "../../machines/credentials-signin.machine.js";
+import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
-import {
-  AccessDenied,
-  AuthError,
-  CallbackRouteError,
-  CredentialsSignin,
-  OAuthAccountNotLinked,
-  OAuthCallbackError,
-  EmailSignInError,
-  InvalidConfiguration,
-  Verification,
-  WebAuthnVerificationError,
-} from "../errors.js";
+import type { AuthError } from "../errors.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
+import { refusalError } from "./failure.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
 import { runFlow } from "./run.js";
@@ -39,33 +29,6 @@ export function bindCredentialsSignIn(rt: Runtime) {
 
 export type BoundCredentialsSignIn = ReturnType<typeof bindCredentialsSignIn>;
 
-/** The error a refused credentials sign-in is reported as. */
-export function refusalError(failure: Extract<CredentialsSignInOutput, { outcome: "refused" }>["failure"]): AuthError {
-  const { error, as } = failure;
-  if (error instanceof CredentialsSignin) return error;
-  if (as === "CredentialsSignin") return new CredentialsSignin();
-  if (as === "OAuthAccountNotLinked") return new OAuthAccountNotLinked("The account is already linked to another user.");
-  if (as === "EmailSignInError") return error instanceof EmailSignInError ? error : new EmailSignInError({ cause: error });
-  if (as === "Verification") return new Verification("The sign-in link is invalid, used or expired.");
-  if (as === "WebAuthnVerificationError") {
-    return error instanceof WebAuthnVerificationError ? error : new WebAuthnVerificationError("The passkey did not verify.", { cause: error });
-  }
-  if (as === "Configuration" && !(error instanceof AuthError)) {
-    return new InvalidConfiguration(error instanceof Error ? error.message : "The flow failed.", { cause: error });
-  }
-  if (as === "OAuthCallbackError") {
-    if (error instanceof OAuthCallbackError) return error;
-    const message = error instanceof Error ? error.message : "The OAuth callback could not be completed.";
-    return new OAuthCallbackError(message, { cause: error });
-  }
-  if (as === "AccessDenied") {
-    if (error instanceof AuthError && error.type === "AccessDenied") return error;
-    const message = error instanceof Error ? error.message : undefined;
-    return new AccessDenied(message || "The signIn callback refused the sign-in.", { cause: error });
-  }
-  if (error instanceof AuthError) return error;
-  return new CallbackRouteError("The sign-in could not be completed.", { cause: error });
-}
 
 const RESERVED_FIELDS = new Set(["csrfToken", "callbackUrl"]);
 

@@ -14,7 +14,7 @@ import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
-import { refusalError } from "./credentials-signin.js";
+import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
 import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
 

@@ -35,7 +35,7 @@ import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { currentUser } from "../session/current-user.js";
 import type { Account, Profile, User } from "../types.js";
-import { refusalError } from "./credentials-signin.js";
+import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
 import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
 

@@ -23,7 +23,7 @@ import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { Account, JWT } from "../types.js";
-import { refusalError } from "./credentials-signin.js";
+import { refusalError } from "./failure.js";
 import { currentUser } from "../session/current-user.js";
 import { runMachine } from "./run.js";
 import { bindSignInCompletion, resolveSignInRedirect, type PendingAuthenticator } from "./signin-completion.js";
