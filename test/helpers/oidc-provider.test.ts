@@ -1,7 +1,9 @@
 /**
  * The test OP (oidc-provider on loopback) does what the OAuth/OIDC tests rely on: discovery with
  * RFC 9207 `iss` and form_post, code flow with PKCE driven without a browser, refusals, refresh
- * tokens for offline_access, single-use codes. Then the demo's OP, signed into with Chromium.
+ * tokens for offline_access, single-use codes. Then its sessions: a browser that keeps one, refresh
+ * token rotation and revocation, access-token lifetime, RP-initiated and back-channel logout. Then
+ * the demo's OP, signed into with Chromium.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -11,16 +13,20 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRemoteJWKSet, jwtVerify } from "jose";
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
+import * as oauth from "oauth4webapi";
 import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemoProvider, type DemoProvider } from "../../demo/op/index.js";
+import { ORIGIN } from "./config.js";
 import {
+  authenticateClient,
   CONFIDENTIAL_CLIENT,
   PUBLIC_CLIENT,
   startTestProvider,
   TEST_ACCOUNTS,
   type AuthorizationOutcome,
+  type TestBrowser,
   type TestClient,
   type TestProvider,
 } from "./oidc-provider.js";
@@ -71,12 +77,7 @@ function exchangeCode(tokenEndpoint: string, client: TestClient, code: string, v
 
 function tokenRequest(tokenEndpoint: string, client: TestClient, body: URLSearchParams): Promise<Response> {
   const headers = new Headers({ "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
-  if (client.token_endpoint_auth_method === "client_secret_basic") {
-    const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret ?? "")}`;
-    headers.set("authorization", `Basic ${Buffer.from(credentials).toString("base64")}`);
-  } else {
-    body.set("client_id", client.client_id);
-  }
+  authenticateClient(client, headers, body);
   return fetch(tokenEndpoint, { method: "POST", headers, body });
 }
 
@@ -237,6 +238,310 @@ describe("the test OpenID Provider", () => {
   it("rejects, rather than redirects, a request it cannot send back to the client", async () => {
     const url = authorizationUrl(discovery.authorization_endpoint, { ...CONFIDENTIAL_CLIENT, redirect_uris: ["http://evil.example/cb"] }, {});
     await expect(op.authorize(url)).rejects.toThrow(/redirect_uri/);
+  });
+});
+
+/** A stand-in for RPs' back-channel logout endpoints: records every POST; `/backchannel/failing` answers 500. */
+interface LogoutReceiver {
+  url: string;
+  received: { path: string; contentType: string | undefined; logoutToken: string | null }[];
+  close(): Promise<void>;
+}
+
+async function startLogoutReceiver(): Promise<LogoutReceiver> {
+  const received: LogoutReceiver["received"] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+      received.push({ path: req.url ?? "", contentType: req.headers["content-type"], logoutToken: body.get("logout_token") });
+      res.writeHead(req.url === "/backchannel/failing" ? 500 : 200, { "cache-control": "no-store" }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+interface Tokens {
+  access_token: string;
+  id_token: string;
+  refresh_token?: string;
+  expires_in: number;
+  scope: string;
+}
+
+const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+const SIGNED_OUT_URI = `${ORIGIN}/signed-out`;
+/** What `signIn` asks for; a `prompt=none` request for more would need consent (`consent_required`). */
+const SCOPE = "openid email";
+
+describe("the test OP's sessions: a browser that keeps one, refresh, revocation, logout", () => {
+  let op: TestProvider;
+  let receiver: LogoutReceiver;
+  /** A public client that asks for `sid` and back-channel logout, and may be sent back after logout. */
+  let spa: TestClient;
+  /** A confidential client with back-channel logout but without `backchannel_logout_session_required`. */
+  let web: TestClient;
+  /** A client whose back-channel endpoint answers 500. */
+  let broken: TestClient;
+
+  beforeAll(async () => {
+    receiver = await startLogoutReceiver();
+    spa = {
+      ...PUBLIC_CLIENT,
+      client_id: "appauth-spa",
+      post_logout_redirect_uris: [SIGNED_OUT_URI],
+      backchannel_logout_uri: `${receiver.url}/backchannel/spa`,
+      backchannel_logout_session_required: true,
+    };
+    web = { ...CONFIDENTIAL_CLIENT, client_id: "appauth-web", backchannel_logout_uri: `${receiver.url}/backchannel/web` };
+    broken = {
+      ...PUBLIC_CLIENT,
+      client_id: "appauth-broken",
+      backchannel_logout_uri: `${receiver.url}/backchannel/failing`,
+      backchannel_logout_session_required: true,
+    };
+    op = await startTestProvider({ clients: [spa, web, broken] });
+  });
+  afterAll(async () => {
+    await op?.close();
+    await receiver?.close();
+  });
+  beforeEach(() => {
+    op.backchannelDeliveries.length = 0;
+    receiver.received.length = 0;
+  });
+
+  /** The code flow in `browser` for `client`, with PKCE; the token response. */
+  async function signIn(browser: TestBrowser, client: TestClient, params: Record<string, string> = {}): Promise<Tokens> {
+    const { verifier, challenge } = pkce();
+    const url = authorizationUrl(`${op.issuer}/auth`, client, { scope: SCOPE, state: "in-1", challenge, ...params });
+    const code = redirectParams(await browser.authorize(url, { accountId: "ada" })).get("code");
+    expect(code).toEqual(expect.any(String));
+    const response = await exchangeCode(`${op.issuer}/token`, client, code ?? "", verifier);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Tokens;
+  }
+
+  function refresh(client: TestClient, refreshToken: string | undefined, issuer = op.issuer): Promise<Response> {
+    return tokenRequest(`${issuer}/token`, client, new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken ?? "" }));
+  }
+
+  function silently(browser: TestBrowser, client: TestClient): Promise<URLSearchParams> {
+    const url = authorizationUrl(`${op.issuer}/auth`, client, { scope: SCOPE, prompt: "none", state: "pn", challenge: pkce().challenge });
+    return browser.authorize(url).then(redirectParams);
+  }
+
+  function userinfoStatus(accessToken: string): Promise<number> {
+    return fetch(`${op.issuer}/me`, { headers: { authorization: `Bearer ${accessToken}` } }).then(async (response) => {
+      await response.body?.cancel();
+      return response.status;
+    });
+  }
+
+  it("serves a public client playing the RP with oauth4webapi: PKCE, offline_access with prompt=consent, refreshes that rotate", async () => {
+    const insecure = { [oauth.allowInsecureRequests]: true };
+    const issuer = new URL(op.issuer);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
+    const client: oauth.Client = { client_id: spa.client_id };
+    const redirectUri = spa.redirect_uris[0] ?? "";
+    const verifier = oauth.generateRandomCodeVerifier();
+    const url = new URL(as.authorization_endpoint ?? "");
+    for (const [name, value] of Object.entries({
+      client_id: spa.client_id,
+      redirect_uri: redirectUri,
+      response_type: "code",
+      scope: "openid offline_access",
+      prompt: "consent",
+      state: "o4w-state",
+      nonce: "o4w-nonce",
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    })) {
+      url.searchParams.set(name, value);
+    }
+
+    const back = await op.authorize(url.href);
+    const params = oauth.validateAuthResponse(as, client, new URL(back.url), "o4w-state");
+    const code = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, code, { expectedNonce: "o4w-nonce", requireIdToken: true });
+    expect(tokens.scope?.split(" ")).toEqual(expect.arrayContaining(["openid", "offline_access"]));
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+
+    const first = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token ?? "", insecure),
+    );
+    expect(first.refresh_token).toEqual(expect.any(String));
+    expect(first.refresh_token).not.toBe(tokens.refresh_token);
+    expect(first.access_token).not.toBe(tokens.access_token);
+    expect(oauth.getValidatedIdTokenClaims(first)?.sub).toBe("ada");
+    const second = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token ?? "", insecure),
+    );
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+
+    // A rotated-out refresh token is refused, and oidc-provider takes it for theft: the grant is
+    // revoked, so the newest refresh token fails as well.
+    const reused = await refresh(spa, first.refresh_token);
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+    expect(await (await refresh(spa, second.refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("refuses, in revokeRefreshToken, to let another client revoke a refresh token, which then still works", async () => {
+    const tokens = await signIn(op.browser(), spa, { scope: "openid offline_access", prompt: "consent" });
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    expect(await userinfoStatus(tokens.access_token)).toBe(200);
+
+    await expect(op.revokeRefreshToken(tokens.refresh_token ?? "", web)).rejects.toThrow(/does not belong to you/);
+    expect((await refresh(spa, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it("revokes a public client's refresh token with its client_id alone: then invalid_grant, and the grant's access tokens are dead too", async () => {
+    const tokens = await signIn(op.browser(), spa, { scope: "openid offline_access", prompt: "consent" });
+    await op.revokeRefreshToken(tokens.refresh_token ?? "", spa);
+    const refused = await refresh(spa, tokens.refresh_token);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: "invalid_grant" });
+    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+  });
+
+  it("answers expires_in with features.ttl.AccessToken, for the code grant and for refreshes (default 300)", async () => {
+    const tokens = await signIn(op.browser(), spa, { scope: "openid offline_access", prompt: "consent" });
+    expect(tokens.expires_in).toBe(300);
+
+    const shortLived = await startTestProvider({ features: { ttl: { AccessToken: 42 } } });
+    try {
+      const { verifier, challenge } = pkce();
+      const url = authorizationUrl(`${shortLived.issuer}/auth`, PUBLIC_CLIENT, { scope: "openid offline_access", prompt: "consent", challenge });
+      const code = redirectParams(await shortLived.authorize(url)).get("code") ?? "";
+      const issued = (await (await exchangeCode(`${shortLived.issuer}/token`, PUBLIC_CLIENT, code, verifier)).json()) as Tokens;
+      expect(issued.expires_in).toBe(42);
+      const refreshed = (await (await refresh(PUBLIC_CLIENT, issued.refresh_token, shortLived.issuer)).json()) as Tokens;
+      expect(refreshed.expires_in).toBe(42);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it("keeps the OP session in a browser: prompt=none is answered at once, without asking who; a fresh browser gets login_required", async () => {
+    const browser = op.browser();
+    const first = await signIn(browser, spa);
+
+    const { verifier, challenge } = pkce();
+    const url = authorizationUrl(`${op.issuer}/auth`, spa, { scope: SCOPE, prompt: "none", state: "pn-1", challenge });
+    // Grace is not asked for: the OP has Ada's session and logs nobody in.
+    const params = redirectParams(await browser.authorize(url, { accountId: "grace" }));
+    expect(params.get("state")).toBe("pn-1");
+    const again = (await (await exchangeCode(`${op.issuer}/token`, spa, params.get("code") ?? "", verifier)).json()) as Tokens;
+    expect(decodeJwt(again.id_token)).toMatchObject({ sub: "ada", sid: decodeJwt(first.id_token).sid });
+
+    expect((await silently(op.browser(), spa)).get("error")).toBe("login_required");
+    expect(redirectParams(await op.authorize(url)).get("error")).toBe("login_required");
+  });
+
+  it("ends the OP session at RP-initiated logout: back to post_logout_redirect_uri with state, then prompt=none gets login_required", async () => {
+    const browser = op.browser();
+    const tokens = await signIn(browser, spa);
+    expect((await silently(browser, spa)).get("code")).toEqual(expect.any(String));
+
+    const url = new URL(`${op.issuer}/session/end`);
+    url.searchParams.set("id_token_hint", tokens.id_token);
+    url.searchParams.set("post_logout_redirect_uri", SIGNED_OUT_URI);
+    url.searchParams.set("state", "bye-1");
+    url.searchParams.set("client_id", spa.client_id);
+    expect(await browser.endSession(url.href)).toEqual({ url: `${SIGNED_OUT_URI}?state=bye-1` });
+
+    expect((await silently(browser, spa)).get("error")).toBe("login_required");
+    // Without offline_access the tokens were bound to the session, so they ended with it.
+    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    expect(op.backchannelDeliveries).toEqual([expect.objectContaining({ clientId: spa.client_id, outcome: "delivered" })]);
+  });
+
+  it("keeps an offline_access refresh token working after the OP session ended", async () => {
+    const browser = op.browser();
+    const tokens = await signIn(browser, spa, { scope: "openid offline_access", prompt: "consent" });
+    expect(await browser.signOutAtProvider()).toEqual({ page: "signed-out" });
+    expect((await silently(browser, spa)).get("error")).toBe("login_required");
+    expect((await refresh(spa, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it("rejects an end_session request the OP refuses, with its message, and the session lives on", async () => {
+    const browser = op.browser();
+    const tokens = await signIn(browser, spa);
+    const url = new URL(`${op.issuer}/session/end`);
+    url.searchParams.set("id_token_hint", tokens.id_token);
+    url.searchParams.set("post_logout_redirect_uri", "https://evil.example/bye");
+    await expect(browser.endSession(url.href)).rejects.toThrow(/invalid_request \(post_logout_redirect_uri not registered\)/);
+    expect((await silently(browser, spa)).get("code")).toEqual(expect.any(String));
+  });
+
+  it("signs a browser without a session out too, through the OP's self-submitting form", async () => {
+    const url = new URL(`${op.issuer}/session/end`);
+    url.searchParams.set("client_id", spa.client_id);
+    url.searchParams.set("post_logout_redirect_uri", SIGNED_OUT_URI);
+    url.searchParams.set("state", "bye-2");
+    expect(await op.browser().endSession(url.href)).toEqual({ url: `${SIGNED_OUT_URI}?state=bye-2` });
+    expect(await op.browser().signOutAtProvider()).toEqual({ page: "signed-out" });
+    expect(op.backchannelDeliveries).toEqual([]);
+  });
+
+  it("POSTs a logout token to each client of the session when the user signs out at the OP; with session_required its sid is the ID token's", async () => {
+    const browser = op.browser();
+    const spaTokens = await signIn(browser, spa);
+    const webTokens = await signIn(browser, web);
+    const sid = decodeJwt(spaTokens.id_token).sid;
+    expect(sid).toEqual(expect.any(String));
+    expect(decodeJwt(webTokens.id_token).sid).toBeUndefined();
+
+    expect(await browser.signOutAtProvider()).toEqual({ page: "signed-out" });
+
+    const toSpa = op.backchannelDeliveries.find((delivery) => delivery.clientId === spa.client_id);
+    const toWeb = op.backchannelDeliveries.find((delivery) => delivery.clientId === web.client_id);
+    expect(op.backchannelDeliveries).toHaveLength(2);
+    expect(toSpa).toMatchObject({ uri: spa.backchannel_logout_uri, sub: "ada", sid, outcome: "delivered" });
+    expect(toWeb).toMatchObject({ uri: web.backchannel_logout_uri, sub: "ada", outcome: "delivered" });
+    expect(toWeb?.sid).toBeUndefined();
+    expect(receiver.received).toEqual(
+      expect.arrayContaining([
+        { path: "/backchannel/spa", contentType: "application/x-www-form-urlencoded", logoutToken: toSpa?.logoutToken },
+        { path: "/backchannel/web", contentType: "application/x-www-form-urlencoded", logoutToken: toWeb?.logoutToken },
+      ]),
+    );
+
+    const { payload, protectedHeader } = await jwtVerify(toSpa?.logoutToken ?? "", createRemoteJWKSet(new URL(`${op.issuer}/jwks`)), {
+      issuer: op.issuer,
+      audience: spa.client_id,
+      typ: "logout+jwt",
+    });
+    expect(protectedHeader).toMatchObject({ alg: "RS256", kid: op.signingKeys[0]?.kid });
+    expect(payload).toMatchObject({ sub: "ada", sid, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} }, jti: expect.any(String) });
+    expect(payload.nonce).toBeUndefined();
+    expect(decodeJwt(toWeb?.logoutToken ?? "")).toMatchObject({ sub: "ada", aud: web.client_id, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } });
+    expect(decodeJwt(toWeb?.logoutToken ?? "").sid).toBeUndefined();
+  });
+
+  it("records a back-channel delivery the client refused, and signs out regardless", async () => {
+    const browser = op.browser();
+    await signIn(browser, broken);
+    expect(await browser.signOutAtProvider()).toEqual({ page: "signed-out" });
+    expect(op.backchannelDeliveries).toEqual([
+      expect.objectContaining({ clientId: broken.client_id, outcome: "failed", status: 500, error: expect.stringMatching(/500/) }),
+    ]);
+    expect(op.backchannelDeliveries[0]?.logoutToken).toBe(receiver.received[0]?.logoutToken);
+    expect((await silently(browser, broken)).get("error")).toBe("login_required");
   });
 });
 

@@ -3,6 +3,8 @@
  * flows against the genuine article instead of a fake. `authorize()` plays the browser: it follows
  * the OP's redirects with its own cookie jar, logs an account in and consents through the OP's
  * interaction endpoints, and hands back where the OP finally sends the user (the RP's redirect_uri).
+ * `browser()` is a browser that keeps its OP session between calls, for `prompt=none` and
+ * RP-initiated logout; `backchannelDeliveries` records the logout tokens the OP POSTs to clients.
  *
  * ```ts
  * const op = await startTestProvider();
@@ -14,6 +16,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeJwt } from "jose";
 import Provider, { type Account, type Adapter, type AdapterPayload, type Interaction } from "oidc-provider";
 import { BASE_URL } from "./config.js";
 import { isDeletion, setCookiesOf } from "./set-cookie.js";
@@ -28,8 +31,18 @@ export interface TestClient {
   grant_types?: string[];
   jwks?: { keys: JsonWebKey[] };
   id_token_signed_response_alg?: string;
+  /** Where RP-initiated logout may send the browser back to (exact match). */
   post_logout_redirect_uris?: string[];
+  /**
+   * Where the OP POSTs a `logout_token` when an OP session this client took part in ends (Back-Channel
+   * Logout 1.0). Plain `http://` (loopback included) is accepted: oidc-provider only asks for a web URI.
+   */
   backchannel_logout_uri?: string;
+  /**
+   * With `backchannel_logout_uri`: put `sid` in ID tokens and logout tokens. oidc-provider adds `sid`
+   * to neither otherwise (default false), so an RP can then only match a logout token by `sub`.
+   */
+  backchannel_logout_session_required?: boolean;
 }
 
 /** Switches for behaviour that differs between real OPs. */
@@ -43,7 +56,10 @@ export interface TestProviderFeatures {
   pkceRequired?: "public" | "always";
   /** Who gets a new refresh token each time it uses one (the old one then fails): public clients (default), all, none. */
   rotateRefreshToken?: "public" | "always" | "never";
-  /** Lifetimes in seconds; short by default (codes 60 s, access and ID tokens 5 min, refresh tokens 1 h). */
+  /**
+   * Lifetimes in seconds; short by default (codes 60 s, access and ID tokens 5 min, refresh tokens 1 h).
+   * The token endpoint's `expires_in` is `AccessToken` exactly, for the code grant and every refresh.
+   */
   ttl?: Partial<Record<"AccessToken" | "AuthorizationCode" | "IdToken" | "RefreshToken" | "Session" | "Grant" | "Interaction", number>>;
 }
 
@@ -64,6 +80,48 @@ export type AuthorizationOutcome =
   | { url: string; method: "GET" }
   | { url: string; method: "POST"; form: Record<string, string> };
 
+/** Where RP-initiated logout left the browser: sent back off the OP (the post_logout_redirect_uri, with `state`), or on the OP's own "signed out" page. */
+export type EndSessionOutcome = { url: string } | { page: "signed-out" };
+
+/** A browser holding one cookie jar for the OP, so its OP session lives from one call to the next. */
+export interface TestBrowser {
+  /**
+   * As `TestProvider.authorize`, with this browser's cookies: while its OP session lives the OP asks
+   * nobody to log in (`prompt=none` succeeds; `accountId` only matters when the OP shows its login
+   * prompt), and after `endSession` a `prompt=none` request comes back with `error=login_required`.
+   */
+  authorize(authorizationUrl: string, opts?: { accountId?: string; deny?: boolean }): Promise<AuthorizationOutcome>;
+  /**
+   * Visits an end_session URL the RP built (`…/session/end?id_token_hint=…&post_logout_redirect_uri=…&state=…`),
+   * clicks "Sign out" on the OP's confirmation page (which ends the whole OP session: every client in
+   * it with a `backchannel_logout_uri` gets a logout token before this resolves), and follows the OP's
+   * redirects. An OP error (unregistered post_logout_redirect_uri, id_token_hint from another OP, …)
+   * rejects with the OP's `error` and `error_description`.
+   */
+  endSession(endSessionUrl: string): Promise<EndSessionOutcome>;
+  /** The user signing out at the OP itself: `endSession` of the bare end_session endpoint, no hints; `{ page: "signed-out" }`. */
+  signOutAtProvider(): Promise<EndSessionOutcome>;
+}
+
+/** One logout token the OP POSTed (form field `logout_token`) to a client's `backchannel_logout_uri`. */
+export interface BackchannelDelivery {
+  clientId: string;
+  uri: string;
+  /** The JWT as sent (`typ: logout+jwt`, signed like the client's ID tokens, valid 2 min), to replay or inspect. */
+  logoutToken: string;
+  sub: string;
+  /** Only for clients with `backchannel_logout_session_required`. */
+  sid?: string;
+  /**
+   * `delivered`: the client answered 200 or 204. `failed`: any other status, no answer within
+   * oidc-provider's 2.5 s, or no connection; the OP does not retry, and the logout happens regardless.
+   */
+  outcome: "delivered" | "failed";
+  /** The client's HTTP status, when it answered and that was the failure. */
+  status?: number;
+  error?: string;
+}
+
 export interface TestProvider {
   /** e.g. `http://127.0.0.1:PORT` (loopback, plain http). */
   issuer: string;
@@ -76,9 +134,24 @@ export interface TestProvider {
    * fresh browser: no OP session is carried over. Returns the URL the OP redirects back to (the RP's
    * redirect_uri with code/state/iss, or error), or for `response_mode=form_post` the form's action
    * and fields. An OP error page that does not go back to the RP (unknown client, bad redirect_uri)
-   * rejects with the OP's error.
+   * rejects with the OP's error. Same as `browser().authorize(…)`.
    */
   authorize(authorizationUrl: string, opts?: { accountId?: string; deny?: boolean }): Promise<AuthorizationOutcome>;
+  /** A new browser with an empty cookie jar, which keeps its OP session across its calls. */
+  browser(): TestBrowser;
+  /**
+   * Every back-channel logout the OP attempted, in order, complete by the time `endSession` resolves.
+   * Tests may empty it (`length = 0`).
+   */
+  backchannelDeliveries: BackchannelDelivery[];
+  /**
+   * Revokes a refresh token at the OP's revocation endpoint (RFC 7009), authenticating as `client`
+   * (a public client sends only its client_id). oidc-provider then revokes the whole grant: the
+   * refresh token and every access token from it fail from now on (`invalid_grant`, inactive). The
+   * endpoint answers 200 to an unknown token too, so this resolves for one; it rejects when the OP
+   * refuses the request (client authentication failed, the token belongs to another client).
+   */
+  revokeRefreshToken(refreshToken: string, client: TestClient): Promise<void>;
   /** How many requests the token endpoint saw, by grant_type (failed ones included). */
   grants: Record<string, number>;
   /**
@@ -128,6 +201,10 @@ const SCOPE_CLAIMS = {
 };
 
 const INTERACTION_PATH = "/interaction/";
+/** oidc-provider's default routes (lib/helpers/defaults.js `routes`), which this OP keeps. */
+const END_SESSION_PATH = "/session/end";
+const END_SESSION_SUCCESS_PATH = "/session/end/success";
+const REVOCATION_PATH = "/token/revocation";
 const MAX_HOPS = 12;
 
 /** Fresh signing keys for one OP, so a token from one test OP never verifies at another. */
@@ -196,6 +273,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
   const accounts = new Map(Object.entries(options.accounts ?? TEST_ACCOUNTS).map(([id, claims]) => [id, { ...claims }]));
   const signingKeys = generateSigningKeys();
   const grants: Record<string, number> = {};
+  const backchannelDeliveries: BackchannelDelivery[] = [];
 
   // The issuer names the port, so the server listens before the provider exists.
   let listener: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
@@ -258,6 +336,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
     },
   });
   provider.on("server_error", (_ctx, error) => console.error("[test OP] server_error", error));
+  recordBackchannelLogouts(provider, backchannelDeliveries);
 
   provider.use(async (ctx, next) => {
     await next();
@@ -281,18 +360,38 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
     }
   };
 
+  const accountFor = (accountId = accounts.keys().next().value): string => {
+    if (accountId === undefined || !accounts.has(accountId)) {
+      throw new TypeError(`authorize: opts.accountId "${accountId}" is not one of the OP's accounts`);
+    }
+    return accountId;
+  };
+  const browser = (): TestBrowser => {
+    const jar = new CookieJar();
+    return {
+      authorize: async (authorizationUrl, opts = {}) =>
+        drive(issuer, jar, authorizationUrl, { accountId: accountFor(opts.accountId), deny: opts.deny === true }),
+      endSession: (endSessionUrl) => endSession(issuer, jar, endSessionUrl),
+      signOutAtProvider: () => endSession(issuer, jar, `${issuer}${END_SESSION_PATH}`),
+    };
+  };
+
   return {
     issuer,
     clients,
     signingKeys,
     grants,
     accounts,
-    authorize: async (authorizationUrl, opts = {}) => {
-      const accountId = opts.accountId ?? accounts.keys().next().value;
-      if (accountId === undefined || !accounts.has(accountId)) {
-        throw new TypeError(`authorize: opts.accountId "${accountId}" is not one of the OP's accounts`);
-      }
-      return drive(issuer, authorizationUrl, { accountId, deny: opts.deny === true });
+    backchannelDeliveries,
+    authorize: (authorizationUrl, opts) => browser().authorize(authorizationUrl, opts),
+    browser,
+    revokeRefreshToken: async (refreshToken, client) => {
+      const headers = new Headers({ "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
+      const body = new URLSearchParams({ token: refreshToken, token_type_hint: "refresh_token" });
+      authenticateClient(client, headers, body);
+      const response = await fetch(`${issuer}${REVOCATION_PATH}`, { method: "POST", headers, body });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`revokeRefreshToken: the OP answered ${response.status}: ${opMessage(text)}`);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -300,6 +399,82 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * Client authentication (RFC 6749 §2.3) on a request to the OP's token, revocation or introspection
+ * endpoint, as `client` registered it: `client_secret_basic`, `client_secret_post`, or `none` (the
+ * client_id alone). The JWT methods need an assertion, which is the RP's job, not the test OP's.
+ */
+export function authenticateClient(client: TestClient, headers: Headers, body: URLSearchParams): void {
+  switch (client.token_endpoint_auth_method) {
+    case "client_secret_basic": {
+      const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret ?? "")}`;
+      headers.set("authorization", `Basic ${Buffer.from(credentials).toString("base64")}`);
+      return;
+    }
+    case "client_secret_post":
+      body.set("client_id", client.client_id);
+      body.set("client_secret", client.client_secret ?? "");
+      return;
+    case "none":
+      body.set("client_id", client.client_id);
+      return;
+    default:
+      throw new TypeError(`authenticateClient: ${client.token_endpoint_auth_method} is not supported here`);
+  }
+}
+
+/** The parts of a client and of an ID token that oidc-provider's back-channel logout uses (lib/models/client.js, id_token.js). */
+interface BackchannelClient {
+  clientId: string;
+  backchannelLogoutUri?: string;
+}
+interface IdTokenInstance {
+  client?: BackchannelClient;
+  issue(options: { use: string }): Promise<string>;
+}
+
+/**
+ * Fills `deliveries` with the OP's back-channel logouts. Its events, `backchannel.success` and
+ * `backchannel.error`, name the client, account and sid but not the token, so the token is taken
+ * where `Client#backchannelLogout` makes it, just before the POST: `IdToken#issue({ use: "logout" })`.
+ * Each provider has its own IdToken class, so patching it here touches no other OP.
+ */
+function recordBackchannelLogouts(provider: Provider, deliveries: BackchannelDelivery[]): void {
+  const issued: Omit<BackchannelDelivery, "outcome">[] = [];
+  const idToken = (provider as unknown as { IdToken: { prototype: IdTokenInstance } }).IdToken.prototype;
+  const issue = idToken.issue;
+  idToken.issue = async function issueAndRecord(this: IdTokenInstance, options) {
+    const token = await issue.call(this, options);
+    if (options.use === "logout" && this.client) {
+      const { sub, sid } = decodeJwt(token);
+      issued.push({
+        clientId: this.client.clientId,
+        uri: this.client.backchannelLogoutUri ?? "",
+        logoutToken: token,
+        sub: String(sub),
+        ...(typeof sid === "string" ? { sid } : {}),
+      });
+    }
+    return token;
+  };
+
+  const settle = (client: BackchannelClient, accountId: string, sid: string, result: Pick<BackchannelDelivery, "outcome" | "status" | "error">) => {
+    const at = issued.findIndex((d) => d.clientId === client.clientId && d.sub === accountId && (d.sid ?? sid) === sid);
+    // No token when the OP failed before issuing one.
+    const [sent = { clientId: client.clientId, uri: client.backchannelLogoutUri ?? "", logoutToken: "", sub: accountId }] =
+      at < 0 ? [] : issued.splice(at, 1);
+    deliveries.push({ ...sent, ...result });
+  };
+  provider.on("backchannel.success", (_ctx, client, accountId, sid) => {
+    settle(client as BackchannelClient, String(accountId), String(sid), { outcome: "delivered" });
+  });
+  provider.on("backchannel.error", (_ctx, error, client, accountId, sid) => {
+    const status = (error as { response?: { statusCode?: number } }).response?.statusCode;
+    const message = error instanceof Error ? error.message : String(error);
+    settle(client as BackchannelClient, String(accountId), String(sid), { outcome: "failed", error: message, ...(status ? { status } : {}) });
+  });
 }
 
 /**
@@ -369,48 +544,105 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** The browser's side of `authorize()`: redirects followed by hand, cookies kept per path. */
+/** A URL a test handed the browser, which must be on the OP. */
+function urlOnOp(issuer: string, href: string, caller: string): URL {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    throw new TypeError(`${caller}: not a URL: ${href}`);
+  }
+  if (url.origin !== new URL(issuer).origin) throw new TypeError(`${caller}: not on the OP (${issuer}): ${url.href}`);
+  return url;
+}
+
+/** One request of the browser to the OP: its cookies sent, the answer's kept, a redirect not followed. */
+async function visit(jar: CookieJar, url: URL, form?: URLSearchParams): Promise<Response> {
+  const headers = new Headers({ accept: "text/html" });
+  const cookie = jar.header(url);
+  if (cookie) headers.set("cookie", cookie);
+  if (form) headers.set("content-type", "application/x-www-form-urlencoded");
+  const response = await fetch(url, { method: form ? "POST" : "GET", headers, body: form, redirect: "manual" });
+  jar.keep(url, response);
+  return response;
+}
+
+/** Where a redirect response points, or undefined for any other response. */
+function redirectTarget(response: Response, from: URL): URL | undefined {
+  const location = response.headers.get("location");
+  return response.status >= 300 && response.status < 400 && location ? new URL(location, from) : undefined;
+}
+
+/** The OP's error page (`renderError`, JSON) as `error (error_description)`; other pages as their start. */
+function opMessage(text: string): string {
+  try {
+    const { error, error_description } = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    if (typeof error === "string") return typeof error_description === "string" ? `${error} (${error_description})` : error;
+  } catch {
+    // not the OP's JSON error
+  }
+  return text.slice(0, 500);
+}
+
+/** The browser's side of `authorize()`: redirects followed by hand, the interaction's form submitted at once. */
 async function drive(
   issuer: string,
+  jar: CookieJar,
   authorizationUrl: string,
   answer: { accountId: string; deny: boolean },
 ): Promise<AuthorizationOutcome> {
-  const origin = new URL(issuer).origin;
-  let url: URL;
-  try {
-    url = new URL(authorizationUrl);
-  } catch {
-    throw new TypeError(`authorize: authorizationUrl is not a URL: ${authorizationUrl}`);
-  }
-  if (url.origin !== origin) throw new TypeError(`authorize: authorizationUrl is not on the OP (${issuer}): ${url.href}`);
-
-  const jar = new CookieJar();
+  let url = urlOnOp(issuer, authorizationUrl, "authorize");
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     // The interaction page would show a form; the browser here submits it at once.
     const submit = url.pathname.startsWith(INTERACTION_PATH);
-    const headers = new Headers({ accept: "text/html" });
-    const cookie = jar.header(url);
-    if (cookie) headers.set("cookie", cookie);
-    let body: string | undefined;
-    if (submit) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      body = new URLSearchParams({ accountId: answer.accountId, ...(answer.deny ? { deny: "true" } : {}) }).toString();
-    }
-    const response = await fetch(url, { method: submit ? "POST" : "GET", headers, body, redirect: "manual" });
-    jar.keep(url, response);
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location) {
+    const response = await visit(
+      jar,
+      url,
+      submit ? new URLSearchParams({ accountId: answer.accountId, ...(answer.deny ? { deny: "true" } : {}) }) : undefined,
+    );
+    const next = redirectTarget(response, url);
+    if (next) {
       await response.body?.cancel();
-      url = new URL(location, url);
-      if (url.origin !== origin) return { url: url.href, method: "GET" };
+      if (next.origin !== url.origin) return { url: next.href, method: "GET" };
+      url = next;
       continue;
     }
     const text = await response.text();
     const form = response.ok ? parseAutoSubmitForm(text) : undefined;
     if (form) return { url: new URL(form.action, url).href, method: "POST", form: form.fields };
-    throw new Error(`authorize: the OP answered ${response.status} at ${url.pathname}: ${text.slice(0, 500)}`);
+    throw new Error(`authorize: the OP answered ${response.status} at ${url.pathname}: ${opMessage(text)}`);
   }
   throw new Error(`authorize: more than ${MAX_HOPS} redirects`);
+}
+
+/**
+ * The browser's side of `endSession()`: the end_session page's form (the confirmation page, or the
+ * self-submitting form the OP shows when nobody is signed in) is submitted with the button a user
+ * would click, then redirects are followed while they stay on the OP.
+ */
+async function endSession(issuer: string, jar: CookieJar, endSessionUrl: string): Promise<EndSessionOutcome> {
+  let url = urlOnOp(issuer, endSessionUrl, "endSession");
+  let form: URLSearchParams | undefined;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const submitted = form !== undefined;
+    const response = await visit(jar, url, form);
+    form = undefined;
+    const next = redirectTarget(response, url);
+    if (next) {
+      await response.body?.cancel();
+      if (next.origin !== url.origin) return { url: next.href };
+      url = next;
+      continue;
+    }
+    const text = await response.text();
+    if (!response.ok) throw new Error(`endSession: the OP answered ${response.status} at ${url.pathname}: ${opMessage(text)}`);
+    if (url.pathname === END_SESSION_SUCCESS_PATH) return { page: "signed-out" };
+    const page = submitted ? undefined : parsePostForm(text);
+    if (!page) throw new Error(`endSession: unexpected page at ${url.pathname}: ${text.slice(0, 500)}`);
+    url = urlOnOp(issuer, new URL(page.action, url).href, "endSession: the logout form");
+    form = new URLSearchParams({ ...page.fields, ...page.submitter });
+  }
+  throw new Error(`endSession: more than ${MAX_HOPS} redirects`);
 }
 
 /** The cookies one browser holds for the OP's origin; path-scoped like a browser's (RFC 6265 §5.1.4). */
@@ -464,14 +696,45 @@ function attribute(tag: string, name: string): string | undefined {
 
 /** The `form_post` response mode's page: one `<form method="post">` of hidden inputs, submitted by script. */
 export function parseAutoSubmitForm(html: string): { action: string; fields: Record<string, string> } | undefined {
-  const formTag = /<form\b[^>]*>/i.exec(html)?.[0];
-  if (!formTag || attribute(formTag, "method")?.toLowerCase() !== "post") return undefined;
-  const action = attribute(formTag, "action");
+  const form = parsePostForm(html);
+  return form && { action: form.action, fields: form.fields };
+}
+
+/**
+ * The page's first `<form method="post">`: its action, the inputs inside it or naming it with
+ * `form="id"`, and the name and value of its first submit button (inside or naming it) — what a
+ * browser adds to the fields when the user clicks that button.
+ */
+function parsePostForm(
+  html: string,
+): { action: string; fields: Record<string, string>; submitter: Record<string, string> } | undefined {
+  const open = /<form\b[^>]*>/i.exec(html);
+  if (!open || attribute(open[0], "method")?.toLowerCase() !== "post") return undefined;
+  const action = attribute(open[0], "action");
   if (action === undefined) return undefined;
+  const id = attribute(open[0], "id");
+  const close = /<\/form\s*>/i.exec(html.slice(open.index));
+  const end = close ? open.index + close.index : html.length;
+  const belongs = (tag: string, at: number) => {
+    const owner = attribute(tag, "form");
+    return owner === undefined ? at > open.index && at < end : owner === id;
+  };
+
   const fields: Record<string, string> = {};
-  for (const [input] of html.matchAll(/<input\b[^>]*>/gi)) {
+  for (const { 0: input, index } of html.matchAll(/<input\b[^>]*>/gi)) {
     const name = attribute(input, "name");
-    if (name !== undefined) fields[name] = attribute(input, "value") ?? "";
+    const type = attribute(input, "type")?.toLowerCase() ?? "text";
+    if (name !== undefined && !["submit", "button", "reset", "image"].includes(type) && belongs(input, index)) {
+      fields[name] = attribute(input, "value") ?? "";
+    }
   }
-  return { action, fields };
+  const submitter: Record<string, string> = {};
+  for (const { 0: button, index } of html.matchAll(/<button\b[^>]*>/gi)) {
+    const type = attribute(button, "type")?.toLowerCase() ?? "submit";
+    if (type !== "submit" || !belongs(button, index)) continue;
+    const name = attribute(button, "name");
+    if (name !== undefined) submitter[name] = attribute(button, "value") ?? "";
+    break;
+  }
+  return { action, fields, submitter };
 }
