@@ -13,7 +13,18 @@ import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { encode } from "../../../src/jwt/index.js";
 import type { OIDCConfig } from "../../../src/providers/oauth-types.js";
 import type { AuthConfig, SessionAccount } from "../../../src/types.js";
-import { browser, expectSignedInAs, oauthConfig, oidcProvider, signInThroughOp } from "../oauth/fixtures.js";
+import {
+  browser,
+  CALLBACK_ERROR,
+  deliver,
+  expectNoSession,
+  expectSignedInAs,
+  locationOf as signInLocationOf,
+  oauthConfig,
+  oidcProvider,
+  signInThroughOp,
+  startSignIn,
+} from "../oauth/fixtures.js";
 
 /** The cookie that remembers a logout's state and callback URL while the browser is at the provider. */
 const LOGOUT_COOKIE = "appauth.state.logout";
@@ -302,5 +313,46 @@ describe("GET /signout/:provider, where the OP sends the browser back", () => {
     }
     const post = await client.post(`/signout/oidc`, { state });
     expect(post.status).toBe(400);
+  });
+});
+
+describe.each([
+  ["JWT sessions", () => ({})],
+  ["database sessions", () => ({ adapter: MemoryAdapter() })],
+])("signing out of the OP too, end to end in one OP browser (%s)", (_, options) => {
+  /** Starts a sign-in at appauth and asks the OP, in `opBrowser`, to answer without any interaction. */
+  async function silentAuthorization(client: TestClient, opBrowser: ReturnType<TestProvider["browser"]>) {
+    const authorization = new URL(signInLocationOf(await startSignIn(client, "oidc", "/again")));
+    authorization.searchParams.set("prompt", "none");
+    return opBrowser.authorize(authorization.href);
+  }
+
+  it("ends the OP session: back at /signout/oidc, on to the callback URL, and prompt=none then needs a login", async () => {
+    const { config } = recording([loggingOut()], options());
+    const client = browser(config);
+    const opBrowser = op.browser();
+
+    // Signed in through the OP in this browser, whose OP session then answers prompt=none by itself.
+    const authorization = signInLocationOf(await startSignIn(client, "oidc", "/after"));
+    await expectSignedInAs(client, await deliver(client, await opBrowser.authorize(authorization, { accountId: "ada" })), "ada@example.com");
+    const silent = await silentAuthorization(client, opBrowser);
+    expect(new URL(silent.url).searchParams.get("code")).toBeTruthy();
+
+    // Signed out through appauth, then through the OP's logout confirmation.
+    const out = locationOf(await client.signOut("/goodbye"));
+    expect(await client.session()).toBeNull();
+    const atOp = await opBrowser.endSession(out.href);
+    expect(atOp).toEqual({ url: `${RETURN_URI}?state=${out.searchParams.get("state")}` });
+
+    const back = await client.get((atOp as { url: string }).url);
+    expect(back.headers.get("location")).toBe(`${ORIGIN}/goodbye`);
+    expect(client.cookie(LOGOUT_COOKIE)).toBeUndefined();
+
+    // The OP session is over: a silent request is refused, and appauth signs nobody in with it.
+    const refused = await silentAuthorization(client, opBrowser);
+    expect(new URL(refused.url).searchParams.get("error")).toBe("login_required");
+    const callback = await deliver(client, refused);
+    expect(callback.headers.get("location")).toBe(CALLBACK_ERROR);
+    await expectNoSession(client, callback);
   });
 });
