@@ -11,6 +11,7 @@ import { signInCompletionMachine } from "./signin-completion.machine.js";
 import { webauthnMachine } from "./webauthn.machine.js";
 import { sessionMachine } from "./session.machine.js";
 import { signOutMachine } from "./signout.machine.js";
+import { backchannelLogoutMachine } from "./backchannel-logout.machine.js";
 
 export * from "./credentials-signin.machine.js";
 export * from "./database-session.machine.js";
@@ -20,6 +21,7 @@ export * from "./signin-completion.machine.js";
 export * from "./webauthn.machine.js";
 export * from "./session.machine.js";
 export * from "./signout.machine.js";
+export * from "./backchannel-logout.machine.js";
 export type { FlowFailure } from "./shared.js";
 
 /** Every machine the library runs, by name: the visualizations are generated from this list. */
@@ -32,4 +34,5 @@ export const allMachines: Record<string, AnyStateMachine> = {
   webauthn: webauthnMachine,
   session: sessionMachine,
   signOut: signOutMachine,
+  backchannelLogout: backchannelLogoutMachine,
 };

@@ -348,6 +348,11 @@ export interface EventCallbacks {
   updateUser?: (message: { user: User }) => Awaitable<void>;
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>;
+  /**
+   * An OpenID Provider's back-channel logout token ended sessions: those of its user `sub` and/or of
+   * its session `sid`, signed in through `provider`; `count` of them were found (possibly 0).
+   */
+  backchannelLogout?: (message: { provider: string; sub?: string; sid?: string; count: number }) => Awaitable<void>;
 }
 
 /** An observer of every machine the library runs (see `inspect` in DESIGN.md §2). */
