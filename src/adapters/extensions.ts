@@ -19,6 +19,42 @@ export type NewUserAccount = Partial<AdapterAccount> & Pick<AdapterAccount, "pro
  */
 export interface ExtendedAdapter extends Adapter {
   createUserAndLinkAccount?(user: AdapterUser, account: NewUserAccount): Promise<AdapterUser>;
+  /**
+   * Changes the stored fields of one linked account (the tokens of a refresh, or of a new sign-in) and
+   * resolves to the account as stored afterwards, or `null` when no such account is linked. A field
+   * that is absent or `undefined` is left as it is; `null` clears it. `provider`, `providerAccountId`,
+   * `userId` and `type` never change.
+   */
+  updateAccount?(account: AccountUpdate): Promise<AdapterAccount | null>;
+  /**
+   * Takes the lease `key` for `holder` until `expires`, atomically across every process sharing the
+   * store: resolves `true` when it was free (never taken, released, or expired) and is now `holder`'s,
+   * `false` when someone else holds it. Used for one refresh grant at a time per account, and to
+   * remember a back-channel logout token's `jti` until it expires (a replay finds the lease taken).
+   */
+  acquireLease?(key: string, holder: string, expires: Date): Promise<boolean>;
+  /** Gives the lease `key` back, only if `holder` still holds it (an expired lease may be someone else's). */
+  releaseLease?(key: string, holder: string): Promise<void>;
+  /**
+   * Deletes the sessions signed in through `provider` that match every filter given: the provider's
+   * account (`providerAccountId`) and/or the provider's session (`providerSessionId`). At least one of
+   * the two is given. Resolves to how many were deleted.
+   */
+  deleteSessionsByAccount?(filter: SessionFilter): Promise<number>;
+}
+
+/** The fields of an account to change; `null` clears a field. */
+export type AccountUpdate = Pick<AdapterAccount, "provider" | "providerAccountId"> & {
+  [K in Exclude<keyof AdapterAccount, "provider" | "providerAccountId" | "userId" | "type"> as string extends K ? never : K]?:
+    | AdapterAccount[K]
+    | null;
+} & Record<string, unknown>;
+
+/** Which sessions a back-channel logout ends. */
+export interface SessionFilter {
+  provider: string;
+  providerAccountId?: string;
+  providerSessionId?: string;
 }
 
 /** A fresh id for a user created without one: a random UUID from Web Crypto (Node 20, edge runtimes). */

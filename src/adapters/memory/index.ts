@@ -13,11 +13,12 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "../../types.js";
+import { applyAccountUpdate, leaseExpiry, sessionMatch, sessionMatches } from "../extension-rules.js";
 import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
 
 export type { ExtendedAdapter, NewUserAccount } from "../extensions.js";
 
-/** The memory adapter: all 19 contract methods plus `createUserAndLinkAccount`. */
+/** The memory adapter: all 19 contract methods plus every extension (see `ExtendedAdapter`). */
 export type MemoryAdapterInstance = Required<ExtendedAdapter>;
 
 // structuredClone keeps Dates as Dates and copies extra fields of any depth.
@@ -48,6 +49,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
   const sessions = new Map<string, AdapterSession>();
   const tokens = new Map<string, VerificationToken>();
   const authenticators = new Map<string, AdapterAuthenticator>();
+  const leases = new Map<string, { holder: string; expires: number }>();
 
   function requireUser(userId: string, what: string): void {
     if (!users.has(userId)) throw new Error(`${what}: no user with id ${JSON.stringify(userId)}`);
@@ -149,6 +151,15 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       return copy(created);
     },
 
+    async updateAccount(update) {
+      const key = accountKey(update.provider, update.providerAccountId);
+      const current = accounts.get(key);
+      if (!current) return null;
+      const next = copy(applyAccountUpdate(current, update));
+      accounts.set(key, next);
+      return copy(next);
+    },
+
     async createSession(session) {
       requireUser(session.userId, "createSession");
       if (sessions.has(session.sessionToken)) throw new Error("createSession: the session token exists");
@@ -175,6 +186,31 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       const session = sessions.get(sessionToken);
       sessions.delete(sessionToken);
       return session ?? null;
+    },
+
+    async deleteSessionsByAccount(filter) {
+      const match = sessionMatch(filter);
+      let deleted = 0;
+      for (const [key, session] of sessions) {
+        if (sessionMatches(session, match) && sessions.delete(key)) deleted++;
+      }
+      return deleted;
+    },
+
+    async acquireLease(key, holder, expires) {
+      const until = leaseExpiry(expires);
+      // Check and take in one synchronous step: concurrent callers cannot both find the lease free.
+      const now = Date.now();
+      const current = leases.get(key);
+      if (current && current.expires > now) return false;
+      // Expired leases go too, so remembered logout-token ids do not pile up.
+      for (const [other, lease] of leases) if (lease.expires <= now) leases.delete(other);
+      leases.set(key, { holder, expires: until });
+      return true;
+    },
+
+    async releaseLease(key, holder) {
+      if (leases.get(key)?.holder === holder) leases.delete(key);
     },
 
     async createVerificationToken(token) {

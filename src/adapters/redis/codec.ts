@@ -41,6 +41,12 @@ export interface Keys {
   session(sessionToken: string): string;
   verification(identifier: string, token: string): string;
   authenticator(credentialID: string): string;
+  /** Sets of the session tokens signed in through one provider account, and through one provider session. */
+  sessionsByAccount(provider: string, providerAccountId: string): string;
+  sessionsByProviderSession(provider: string, providerSessionId: string): string;
+  lease(key: string): string;
+  /** The prefix of `session(token)` keys, for scripts that find a session from an index. */
+  sessionPrefix: string;
   /** The prefix of `user(id)` keys, for scripts that find a user from a stored record. */
   userPrefix: string;
 }
@@ -56,6 +62,12 @@ export function keys(prefix: string): Keys {
     session: (sessionToken) => `${prefix}session:${part(sessionToken)}`,
     verification: (identifier, token) => `${prefix}verification:${part(identifier)}:${part(token)}`,
     authenticator: (credentialID) => `${prefix}authenticator:${part(credentialID)}`,
+    sessionsByAccount: (provider, providerAccountId) =>
+      `${prefix}sessions:account:${part(provider)}:${part(providerAccountId)}`,
+    sessionsByProviderSession: (provider, providerSessionId) =>
+      `${prefix}sessions:sid:${part(provider)}:${part(providerSessionId)}`,
+    lease: (key) => `${prefix}lease:${part(key)}`,
+    sessionPrefix: `${prefix}session:`,
     userPrefix: `${prefix}user:`,
   };
 }

@@ -4,11 +4,14 @@
  *
  *   user:<id>, user:email:<email> → id, user:<id>:accounts | :sessions | :authenticators (sets),
  *   account:<provider>:<providerAccountId>, session:<token>, verification:<identifier>:<token>,
- *   authenticator:<credentialID>
+ *   authenticator:<credentialID>, lease:<key>,
+ *   sessions:account:<provider>:<providerAccountId> | sessions:sid:<provider>:<providerSessionId> (sets)
  *
- * Sessions and verification tokens expire with their records (PX). Writes with preconditions run as
- * Lua scripts, so they are atomic; a verification token is consumed with GETDEL (Redis >= 6.2), so two
- * concurrent uses cannot both succeed; a session is read with its user in one round trip. The scripts
+ * Sessions, verification tokens and leases expire with their records (PX, PXAT); the sets that index
+ * sessions by provider account and provider session expire with their longest-lived session, and an
+ * entry whose session is gone is dropped when found (it never matches anything). Writes with
+ * preconditions run as Lua scripts, so they are atomic; a verification token is consumed with GETDEL
+ * (Redis >= 6.2), so two concurrent uses cannot both succeed; a session is read with its user in one round trip. The scripts
  * compute the user key of a session on the server, so they expect one Redis, not a Redis Cluster.
  * ioredis is this module's optional peer dependency; only its types are imported.
  */
@@ -20,6 +23,7 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "../../types.js";
+import { applyAccountUpdate, leaseExpiry, sessionMatch } from "../extension-rules.js";
 import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
 import { deserialize, keys, serialize } from "./codec.js";
 import { runScript, scripts } from "./scripts.js";
@@ -29,15 +33,19 @@ export interface RedisAdapterOptions {
   prefix?: string;
 }
 
-/** The Redis adapter: the whole contract and `createUserAndLinkAccount`. */
+/** The Redis adapter: the whole contract and every extension. */
 export type RedisAdapterInstance = Required<ExtendedAdapter>;
 
 interface Write {
   absent?: string[];
   present?: string[];
   set?: [key: string, value: string, ttlMs?: number][];
-  sadd?: [key: string, member: string][];
+  /** Members to add; a TTL (ms) makes the set live at least that long (see GUARDED_WRITE). */
+  sadd?: [key: string, member: string, ttlMs?: number][];
 }
+
+/** How often updateAccount reads again when the account changed between its read and its write. */
+const UPDATE_ATTEMPTS = 10;
 
 /** Milliseconds until `expires`, or null when it has passed (nothing to store then). */
 function ttl(expires: Date): number | null {
@@ -75,13 +83,17 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
   if (typeof prefix !== "string") throw new TypeError("RedisAdapter: options.prefix must be a string");
   const k = keys(prefix);
 
-  async function write(what: string, { absent = [], present = [], set = [], sadd = [] }: Write): Promise<void> {
+  function guardedWrite({ absent = [], present = [], set = [], sadd = [] }: Write): Promise<unknown> {
     const args: (string | number)[] = [absent.length, present.length, set.length, sadd.length];
     for (const [, value, ms] of set) args.push(value, ms ?? "");
-    for (const [, member] of sadd) args.push(member);
+    for (const [, member, ms] of sadd) args.push(member, ms ?? "");
     const keyList = [...absent, ...present, ...set.map(([key]) => key), ...sadd.map(([key]) => key)];
+    return runScript(client, scripts.guardedWrite, keyList, args);
+  }
+
+  async function write(what: string, plan: Write): Promise<void> {
     try {
-      await runScript(client, scripts.guardedWrite, keyList, args);
+      await guardedWrite(plan);
     } catch (error) {
       throw explain(what, error);
     }
@@ -105,6 +117,34 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
         ],
       },
     };
+  }
+
+  /** The index sets a session belongs in: by its provider account, by its provider session. */
+  function sessionIndexes({ provider, providerAccountId, providerSessionId }: AdapterSession): string[] {
+    if (typeof provider !== "string") return [];
+    return [
+      ...(typeof providerAccountId === "string" ? [k.sessionsByAccount(provider, providerAccountId)] : []),
+      ...(typeof providerSessionId === "string" ? [k.sessionsByProviderSession(provider, providerSessionId)] : []),
+    ];
+  }
+
+  /** The write of a session that expires in `ms`, with its entries in its user's set and its indexes. */
+  function sessionWrite(session: AdapterSession, ms: number): Write {
+    const key = k.session(session.sessionToken);
+    return {
+      present: [k.user(session.userId)],
+      set: [[key, serialize(session), ms]],
+      sadd: [
+        [k.userSessions(session.userId), session.sessionToken],
+        ...sessionIndexes(session).map((index): [string, string, number] => [index, session.sessionToken, ms]),
+      ],
+    };
+  }
+
+  /** Drops a deleted session's entries (best effort: an entry left behind is harmless). */
+  async function unindexSession(session: AdapterSession): Promise<void> {
+    const sets = [k.userSessions(session.userId), ...sessionIndexes(session)];
+    await Promise.all(sets.map((set) => client.srem(set, session.sessionToken)));
   }
 
   function accountWrite(account: AdapterAccount): Write {
@@ -206,6 +246,20 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return read<AdapterAccount>(k.account(provider, providerAccountId));
     },
 
+    async updateAccount(update) {
+      const key = k.account(update.provider, update.providerAccountId);
+      // Read, change, write only over what was read: a concurrent update makes this one read again.
+      for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+        const text = await client.get(key);
+        if (text === null) return null;
+        const next = strip(applyAccountUpdate(deserialize<AdapterAccount>(text), update));
+        const written = await runScript(client, scripts.compareAndSet, [key], [text, serialize(next)]);
+        if (written === 1) return next;
+        if (written === 0) return null;
+      }
+      throw new Error(`updateAccount: the account changed under ${UPDATE_ATTEMPTS} attempts in a row; not updated`);
+    },
+
     async createUserAndLinkAccount(input, account: NewUserAccount) {
       const { user, write: plan } = userWrite(input);
       const linked = accountWrite({ ...account, userId: user.id } as AdapterAccount);
@@ -221,13 +275,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     async createSession(session) {
       const ms = ttl(session.expires);
       if (ms === null) return strip(session); // already expired: a session nobody can read
-      const key = k.session(session.sessionToken);
-      await write("createSession", {
-        absent: [key],
-        present: [k.user(session.userId)],
-        set: [[key, serialize(session), ms]],
-        sadd: [[k.userSessions(session.userId), session.sessionToken]],
-      });
+      await write("createSession", { absent: [k.session(session.sessionToken)], ...sessionWrite(session, ms) });
       return strip(session);
     },
 
@@ -248,17 +296,48 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
         await client.del(key);
         return next;
       }
-      // XX: a session deleted meanwhile stays deleted.
-      const written = await client.set(key, serialize(next), "PX", ms, "XX");
-      return written === null ? null : next;
+      // The write requires the session: one deleted meanwhile stays deleted. Its indexes live as long.
+      const plan = sessionWrite(next, ms);
+      try {
+        await guardedWrite({ ...plan, present: [key, ...(plan.present ?? [])] });
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith("MISSING ")) return null;
+        throw error;
+      }
+      return next;
     },
 
     async deleteSession(sessionToken) {
       const text = await client.getdel(k.session(sessionToken));
       if (text === null) return null;
       const session = deserialize<AdapterSession>(text);
-      await client.srem(k.userSessions(session.userId), sessionToken);
+      await unindexSession(session);
       return session;
+    },
+
+    async deleteSessionsByAccount(filter) {
+      const match = sessionMatch(filter);
+      // Either index finds every candidate; the script checks each against the whole filter.
+      const index =
+        match.providerSessionId === undefined
+          ? k.sessionsByAccount(match.provider, match.providerAccountId as string)
+          : k.sessionsByProviderSession(match.provider, match.providerSessionId);
+      const deleted = await runScript(client, scripts.deleteIndexedSessions, [index], [
+        k.sessionPrefix,
+        k.userPrefix,
+        JSON.stringify(match),
+      ]);
+      return Number(deleted);
+    },
+
+    async acquireLease(key, holder, expires) {
+      // PXAT takes no time before 1 ms; a lease that expired at birth is free again at once either way.
+      const until = Math.max(1, leaseExpiry(expires));
+      return (await client.set(k.lease(key), holder, "PXAT", until, "NX")) === "OK";
+    },
+
+    async releaseLease(key, holder) {
+      await runScript(client, scripts.releaseLease, [k.lease(key)], [holder]);
     },
 
     async createVerificationToken(token) {

@@ -10,7 +10,9 @@ import type { Redis } from "ioredis";
 /**
  * KEYS: the keys that must be absent, then the keys that must exist, then the keys to SET, then the
  * sets to SADD to. ARGV: the four counts, then a value and a TTL in ms ("" for none) per SET, then a
- * member per SADD. Fails with `EXISTS <key>` or `MISSING <key>` and writes nothing.
+ * member and a TTL in ms ("" for none) per SADD. Fails with `EXISTS <key>` or `MISSING <key>` and
+ * writes nothing. A set given a TTL (an index of expiring sessions) lives at least that long: a new set
+ * gets it, an existing one is only ever extended, so it outlives every member it was given.
  */
 const GUARDED_WRITE = `
 local absent, present, sets, sadds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -32,8 +34,14 @@ for _ = 1, sets do
 end
 for _ = 1, sadds do
   k = k + 1
-  a = a + 1
-  redis.call('SADD', KEYS[k], ARGV[a])
+  local member, ttl = ARGV[a + 1], ARGV[a + 2]
+  a = a + 2
+  local fresh = redis.call('EXISTS', KEYS[k]) == 0
+  redis.call('SADD', KEYS[k], member)
+  if ttl ~= '' then
+    local left = redis.call('PTTL', KEYS[k])
+    if fresh or (left >= 0 and left < tonumber(ttl)) then redis.call('PEXPIRE', KEYS[k], ttl) end
+  end
 end
 return 'OK'
 `;
@@ -75,6 +83,60 @@ redis.call('SET', KEYS[1], ARGV[1])
 return 'OK'
 `;
 
+/**
+ * KEYS[1]: an index set of session tokens (by provider account or by provider session). ARGV[1]: the
+ * prefix of session keys, ARGV[2]: the prefix of user keys, ARGV[3]: the fields a session must have, as
+ * JSON. Deletes the indexed sessions that have them, with their entries in this index and in their
+ * user's sessions; drops entries whose session is gone (expired, deleted). Returns how many it deleted.
+ * An entry in the other index of a deleted session stays, harmless: that index expires with it.
+ */
+const DELETE_INDEXED_SESSIONS = `
+local function part(value) return (string.gsub(string.gsub(value, '%%', '%%25'), ':', '%%3A')) end
+local match = cjson.decode(ARGV[3])
+local deleted = 0
+for _, token in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = ARGV[1] .. part(token)
+  local text = redis.call('GET', key)
+  local ok, session = false, nil
+  if text then ok, session = pcall(cjson.decode, text) end
+  if not ok or type(session) ~= 'table' then
+    redis.call('SREM', KEYS[1], token)
+  else
+    local matches = true
+    for field, value in pairs(match) do
+      if session[field] ~= value then matches = false end
+    end
+    if matches then
+      redis.call('DEL', key)
+      redis.call('SREM', KEYS[1], token)
+      if type(session.userId) == 'string' then
+        redis.call('SREM', ARGV[2] .. part(session.userId) .. ':sessions', token)
+      end
+      deleted = deleted + 1
+    end
+  end
+end
+return deleted
+`;
+
+/**
+ * KEYS[1]: a record. ARGV[1]: its value as read, ARGV[2]: the value to write. Writes only over that very
+ * value: 1 when written, 0 when the record is gone, -1 when it changed since it was read (read again).
+ */
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if current ~= ARGV[1] then return -1 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+
+/** KEYS[1]: a lease. ARGV[1]: its holder. Deletes it only while that holder holds it. */
+const RELEASE_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
 /** A script and its SHA1, computed once. */
 export interface Script {
   source: string;
@@ -89,6 +151,9 @@ export const scripts = {
   guardedWrite: script(GUARDED_WRITE),
   sessionAndUser: script(SESSION_AND_USER),
   updateUser: script(UPDATE_USER),
+  deleteIndexedSessions: script(DELETE_INDEXED_SESSIONS),
+  compareAndSet: script(COMPARE_AND_SET),
+  releaseLease: script(RELEASE_LEASE),
 };
 
 /** Runs a script by SHA1, sending its text only when the server does not have it. */

@@ -4,15 +4,17 @@
  * statement can return the rows it changed (`RETURNING`: PostgreSQL and SQLite), and so how a
  * verification token is consumed atomically: `DELETE ... RETURNING` where there is one, otherwise a
  * transaction that locks the row (`SELECT ... FOR UPDATE`) before deleting it, so two concurrent uses
- * of one token cannot both see it.
+ * of one token cannot both see it. Leases take the same care per dialect (leases.ts).
  */
 import { Migrator } from "kysely";
 import type { AdapterUser } from "../../types.js";
+import { accountChanges, sessionMatch } from "../extension-rules.js";
 import { newId, type ExtendedAdapter } from "../extensions.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
   SESSION_COLUMNS,
+  SESSION_LINK_COLUMNS,
   USER_COLUMNS,
   decodeAccount,
   decodeAuthenticator,
@@ -23,6 +25,7 @@ import {
   type Row,
 } from "./codec.js";
 import { detectDialect, type AnyKysely, type SqlDialect } from "./dialect.js";
+import { sqlLeases } from "./leases.js";
 import { sqlMigrations } from "./migrations.js";
 import { tableNames } from "./tables.js";
 
@@ -33,7 +36,7 @@ export interface SqlAdapterOptions {
   tablePrefix?: string;
 }
 
-/** The SQL adapter: the whole contract, `createUserAndLinkAccount`, and `migrate()` for its schema. */
+/** The SQL adapter: the whole contract, every extension, and `migrate()` for its schema. */
 export interface SqlAdapterInstance extends Required<ExtendedAdapter> {
   /** Applies the shipped migrations not applied yet. Safe to call on every start, from several processes. */
   migrate(): Promise<void>;
@@ -62,6 +65,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
   }
   const t = tableNames(prefix);
   const returning = dialect !== "mysql";
+  const leases = sqlLeases(db, dialect, t.leases);
 
   function select(executor: AnyKysely, table: string, where: Where): Promise<Row | undefined> {
     let query = executor.selectFrom(table).selectAll();
@@ -186,6 +190,13 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       return row ? decodeAccount(row) : null;
     },
 
+    async updateAccount(account) {
+      const { provider, providerAccountId } = account;
+      const changes = encode(accountChanges(account), ACCOUNT_COLUMNS, dialect);
+      const row = await update(t.accounts, { provider, providerAccountId }, changes);
+      return row ? decodeAccount(row) : null;
+    },
+
     async createUserAndLinkAccount(user, account) {
       const row = userRow(user);
       await db.transaction().execute(async (trx) => {
@@ -209,7 +220,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       const row = (await db
         .selectFrom(`${t.sessions} as s`)
         .innerJoin(`${t.users} as u`, "u.id", "s.userId")
-        .select(["s.sessionToken", "s.userId", "s.expires"])
+        .select(["s.sessionToken", "s.userId", "s.expires", ...SESSION_LINK_COLUMNS.map((c) => `s.${c}` as const)])
         .select(["u.id", "u.name", "u.email", "u.emailVerified", "u.image"])
         .where("s.sessionToken", "=", sessionToken)
         .executeTakeFirst()) as Row | undefined;
@@ -226,6 +237,16 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       const row = await remove(t.sessions, { sessionToken });
       return row ? decodeSession(row) : null;
     },
+
+    async deleteSessionsByAccount(filter) {
+      let query = db.deleteFrom(t.sessions);
+      for (const [column, value] of Object.entries(sessionMatch(filter))) query = query.where(column, "=", value);
+      const { numDeletedRows } = await query.executeTakeFirst();
+      return Number(numDeletedRows);
+    },
+
+    acquireLease: leases.acquire,
+    releaseLease: leases.release,
 
     async createVerificationToken(token) {
       const row = encode(token, ["identifier", "token", "expires"], dialect);

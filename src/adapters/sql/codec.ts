@@ -16,7 +16,9 @@ import type { SqlDialect } from "./dialect.js";
 export type Row = Record<string, unknown>;
 
 export const USER_COLUMNS = ["id", "name", "email", "emailVerified", "image"] as const;
-export const SESSION_COLUMNS = ["sessionToken", "userId", "expires"] as const;
+/** What a session remembers of the sign-in behind it (NULL for sign-ins without a provider account). */
+export const SESSION_LINK_COLUMNS = ["provider", "providerAccountId", "providerSessionId"] as const;
+export const SESSION_COLUMNS = ["sessionToken", "userId", "expires", ...SESSION_LINK_COLUMNS] as const;
 export const ACCOUNT_COLUMNS = [
   "userId",
   "type",
@@ -30,6 +32,7 @@ export const ACCOUNT_COLUMNS = [
   "id_token",
   "session_state",
 ] as const;
+export const LEASE_COLUMNS = ["key", "holder", "expires"] as const;
 export const AUTHENTICATOR_COLUMNS = [
   "credentialID",
   "userId",
@@ -84,7 +87,17 @@ export function decodeUser(row: Row): AdapterUser {
 }
 
 export function decodeSession(row: Row): AdapterSession {
-  return { sessionToken: String(row.sessionToken), userId: String(row.userId), expires: toDate(row.expires) as Date };
+  const session: AdapterSession = {
+    sessionToken: String(row.sessionToken),
+    userId: String(row.userId),
+    expires: toDate(row.expires) as Date,
+  };
+  // Absent rather than null when unset, as an account's OAuth values.
+  for (const column of SESSION_LINK_COLUMNS) {
+    const value = row[column];
+    if (value !== null && value !== undefined) session[column] = String(value);
+  }
+  return session;
 }
 
 export function decodeAccount(row: Row): AdapterAccount {

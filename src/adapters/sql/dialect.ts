@@ -29,6 +29,8 @@ export function detectDialect(db: AnyKysely): SqlDialect {
 export interface ColumnTypes {
   /** Keys and short strings compared exactly (binary collation on MySQL, where the default ignores case). */
   key: RawBuilder<unknown>;
+  /** A key the caller composes from several parts (a lease's): as long as a primary key may be. */
+  longKey: RawBuilder<unknown>;
   text: RawBuilder<unknown>;
   timestamp: RawBuilder<unknown>;
   boolean: RawBuilder<unknown>;
@@ -40,6 +42,7 @@ export function columnTypes(dialect: SqlDialect): ColumnTypes {
     case "postgres":
       return {
         key: sql`varchar(255)`,
+        longKey: sql`text`,
         text: sql`text`,
         timestamp: sql`timestamptz`,
         boolean: sql`boolean`,
@@ -48,12 +51,14 @@ export function columnTypes(dialect: SqlDialect): ColumnTypes {
     case "mysql":
       return {
         key: sql`varchar(255) character set utf8mb4 collate utf8mb4_bin`,
+        // InnoDB keys hold at most 3072 bytes: 768 four-byte characters.
+        longKey: sql`varchar(768) character set utf8mb4 collate utf8mb4_bin`,
         text: sql`text`,
         timestamp: sql`datetime(3)`,
         boolean: sql`boolean`,
         bigint: sql`bigint`,
       };
     case "sqlite":
-      return { key: sql`text`, text: sql`text`, timestamp: sql`integer`, boolean: sql`integer`, bigint: sql`integer` };
+      return { key: sql`text`, longKey: sql`text`, text: sql`text`, timestamp: sql`integer`, boolean: sql`integer`, bigint: sql`integer` };
   }
 }

@@ -1,12 +1,12 @@
 /**
  * The schema, as Kysely migrations that `SqlAdapter#migrate()` applies through Kysely's `Migrator`
  * (a migrations table records what ran, a lock keeps two processes from running them at once, so
- * `migrate()` is idempotent). SQLite has no such lock, so there every statement is `IF NOT EXISTS` and
- * `migrate()` retries once when another process won the race. Columns are camelCase, OAuth values snake_case, as the adapter contract
+ * `migrate()` is idempotent). SQLite has no such lock, so there every statement is `IF NOT EXISTS` (a
+ * column is added only when missing) and `migrate()` retries once when another process won the race. Columns are camelCase, OAuth values snake_case, as the adapter contract
  * says. Foreign keys cascade; `deleteUser` also deletes the dependants itself, for SQLite connections
  * opened without `PRAGMA foreign_keys = ON`. Never edit a shipped migration: add the next one.
  */
-import type { Migration } from "kysely";
+import { sql, type Migration } from "kysely";
 import { columnTypes, type AnyKysely, type SqlDialect } from "./dialect.js";
 import { tableNames } from "./tables.js";
 
@@ -108,5 +108,59 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         }
       },
     },
+
+    // Sessions remember the provider account (and the provider's session) they were signed in with, so
+    // a back-channel logout finds them; leases let one process at a time refresh an account's tokens.
+    "0002_session_links_and_leases": {
+      async up(db: AnyKysely): Promise<void> {
+        for (const column of SESSION_LINK_COLUMNS) {
+          if (guard && (await hasColumn(db, t.sessions, column))) continue;
+          await db.schema.alterTable(t.sessions).addColumn(column, type.key).execute();
+        }
+        for (const [name, column] of SESSION_LINK_INDEXES) {
+          await db.schema
+            .createIndex(`${p}sessions_${name}_idx`)
+            .$call((b) => (guard ? b.ifNotExists() : b))
+            .on(t.sessions)
+            .columns(["provider", column])
+            .execute();
+        }
+
+        await db.schema
+          .createTable(t.leases)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("key", type.longKey, (c) => c.primaryKey())
+          .addColumn("holder", type.key, (c) => c.notNull())
+          .addColumn("expires", type.timestamp, (c) => c.notNull())
+          .execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.dropTable(t.leases).execute();
+        for (const [name] of SESSION_LINK_INDEXES) {
+          await db.schema
+            .dropIndex(`${p}sessions_${name}_idx`)
+            .$call((b) => (dialect === "mysql" ? b.on(t.sessions) : b))
+            .execute();
+        }
+        // One column per statement: SQLite alters one at a time.
+        for (const column of SESSION_LINK_COLUMNS) {
+          await db.schema.alterTable(t.sessions).dropColumn(column).execute();
+        }
+      },
+    },
   };
+}
+
+const SESSION_LINK_COLUMNS = ["provider", "providerAccountId", "providerSessionId"] as const;
+/** The lookups of `deleteSessionsByAccount`: by provider account, and by the provider's session. */
+const SESSION_LINK_INDEXES = [
+  ["provider_account", "providerAccountId"],
+  ["provider_session", "providerSessionId"],
+] as const;
+
+/** SQLite: whether `table` has `column` (ALTER TABLE ADD COLUMN has no IF NOT EXISTS there). */
+async function hasColumn(db: AnyKysely, table: string, column: string): Promise<boolean> {
+  const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+  return rows.some((row) => row.name === column);
 }

@@ -5,6 +5,7 @@ export interface TableNames {
   sessions: string;
   verificationTokens: string;
   authenticators: string;
+  leases: string;
   migrations: string;
   migrationLock: string;
 }
@@ -16,6 +17,7 @@ export function tableNames(prefix = ""): TableNames {
     sessions: `${prefix}sessions`,
     verificationTokens: `${prefix}verification_tokens`,
     authenticators: `${prefix}authenticators`,
+    leases: `${prefix}leases`,
     migrations: `${prefix}appauth_migrations`,
     migrationLock: `${prefix}appauth_migrations_lock`,
   };

@@ -1,7 +1,8 @@
 /**
  * The adapter conformance suite: one call registers vitest tests that check an adapter against the
  * spec's contract and appauth's stricter rules (single-use, identifier-bound verification tokens; Dates
- * as Dates; snake_case OAuth values as stored; atomic create-user-and-link). Every adapter that ships
+ * as Dates; snake_case OAuth values as stored) and appauth's extensions (atomic create-user-and-link;
+ * account updates; leases; sessions linked to their provider sign-in). Every adapter that ships
  * with appauth passes it, and a third-party adapter can run it in its own test suite:
  *
  * ```ts
@@ -15,12 +16,15 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Adapter } from "../../types.js";
 import type { ExtendedAdapter } from "../extensions.js";
+import { describeAccountUpdates } from "./account-updates.js";
 import { describeAccounts } from "./accounts.js";
 import { describeAuthenticators } from "./authenticators.js";
 import type { Bound, Method, SuiteContext } from "./context.js";
 import { describeCreateUserAndLinkAccount } from "./create-and-link.js";
 import { describeDeleteUser } from "./delete-user.js";
 import { sampleUser } from "./fixtures.js";
+import { describeLeases } from "./leases.js";
+import { describeSessionLinks } from "./session-links.js";
 import { describeSessions } from "./sessions.js";
 import { describeUsers } from "./users.js";
 import { describeVerificationTokens } from "./verification-tokens.js";
@@ -48,8 +52,9 @@ export interface AdapterConformanceOptions {
 
 /**
  * Registers the conformance tests for one adapter under `describe(name)`. Every contract method is
- * exercised; a missing one fails its tests with a message naming it. `createUserAndLinkAccount` is
- * checked when the adapter has it.
+ * exercised; a missing one fails its tests with a message naming it. So are the extensions
+ * `updateAccount`, `acquireLease`, `releaseLease` and `deleteSessionsByAccount`, which the core needs for
+ * token refresh and back-channel logout; `createUserAndLinkAccount` is checked when the adapter has it.
  */
 export function runAdapterConformance(name: string, options: AdapterConformanceOptions): void {
   if (options.skip !== undefined) {
@@ -89,5 +94,8 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeAuthenticators(ctx);
     describeDeleteUser(ctx);
     describeCreateUserAndLinkAccount(ctx);
+    describeAccountUpdates(ctx);
+    describeSessionLinks(ctx);
+    describeLeases(ctx);
   });
 }

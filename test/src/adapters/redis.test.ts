@@ -128,6 +128,57 @@ runAdapterConformance("RedisAdapter", {
     expect(await adapter.getAccount("c", "a:b")).toMatchObject({ userId: user.id });
   });
 
+  it("indexes a linked session by provider account and provider session, for as long as it lives", async () => {
+    const user = await adapter.createUser(sampleUser());
+    const link = { provider: "idp", providerAccountId: `sub-${user.id}`, providerSessionId: `sid-${user.id}` };
+    const session = await adapter.createSession(sampleSession(user.id, { ...link, expires: new Date(Date.now() + 60_000) }));
+    const indexes = [
+      `${prefix}sessions:account:idp:${link.providerAccountId}`,
+      `${prefix}sessions:sid:idp:${link.providerSessionId}`,
+    ];
+    for (const index of indexes) {
+      expect(await client.smembers(index)).toEqual([session.sessionToken]);
+      expect(await client.pttl(index)).toBeGreaterThan(55_000);
+    }
+    // A shorter session never shortens the index; a longer one extends it.
+    await adapter.createSession(sampleSession(user.id, { ...link, expires: new Date(Date.now() + 10_000) }));
+    expect(await client.pttl(indexes[0]!)).toBeGreaterThan(55_000);
+    await adapter.createSession(sampleSession(user.id, { ...link, expires: new Date(Date.now() + 120_000) }));
+    expect(await client.pttl(indexes[0]!)).toBeGreaterThan(115_000);
+
+    await adapter.deleteSession(session.sessionToken);
+    for (const index of indexes) expect(await client.smembers(index)).not.toContain(session.sessionToken);
+  });
+
+  it("keeps a session findable by its provider account after updateSession extends it", async () => {
+    const user = await adapter.createUser(sampleUser());
+    const link = { provider: "idp", providerAccountId: `sub-${user.id}` };
+    const session = await adapter.createSession(sampleSession(user.id, { ...link, expires: new Date(Date.now() + 200) }));
+    await adapter.updateSession({ sessionToken: session.sessionToken, expires: new Date(Date.now() + 60_000) });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await adapter.deleteSessionsByAccount(link)).toBe(1);
+  });
+
+  it("drops the index entries of sessions that expired, and counts none of them", async () => {
+    const user = await adapter.createUser(sampleUser());
+    const link = { provider: "idp", providerAccountId: `sub-${user.id}` };
+    const kept = await adapter.createSession(sampleSession(user.id, { ...link, expires: new Date(Date.now() + 60_000) }));
+    await adapter.createSession(sampleSession(user.id, { ...link, expires: new Date(Date.now() + 150) }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const index = `${prefix}sessions:account:idp:${link.providerAccountId}`;
+    expect(await client.scard(index)).toBe(2);
+    expect(await adapter.deleteSessionsByAccount(link)).toBe(1);
+    expect(await client.exists(index)).toBe(0);
+    expect(await client.smembers(`${prefix}user:${user.id}:sessions`)).not.toContain(kept.sessionToken);
+  });
+
+  it("keeps a lease under lease:<key>, expiring when it does", async () => {
+    const key = `refresh:${globalThis.crypto.randomUUID()}`;
+    expect(await adapter.acquireLease(key, "holder", new Date(Date.now() + 30_000))).toBe(true);
+    expect(await client.get(`${prefix}lease:refresh%3A${key.slice(8)}`)).toBe("holder");
+    expect(await client.pttl(`${prefix}lease:refresh%3A${key.slice(8)}`)).toBeGreaterThan(25_000);
+  });
+
   it("refuses a session for a user that does not exist", async () => {
     await expect(adapter.createSession(sampleSession(globalThis.crypto.randomUUID()))).rejects.toThrow(/does not exist/);
   });

@@ -76,8 +76,14 @@ export async function scratchPostgres(): Promise<ScratchDatabase> {
   return {
     location: url.href,
     kysely(log) {
+      const pool = new pg.Pool({ connectionString: url.href, max: 10 });
+      // drop() ends the database WITH (FORCE): a connection still closing then hears FATAL 57P01, which
+      // unheard would surface as an unhandled error of the run (as postgresAdapter, listen and ignore).
+      const ignore = (): void => {};
+      pool.on("error", ignore);
+      pool.on("connect", (client) => client.on("error", ignore));
       const db: AnyKysely = new Kysely({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.href, max: 10 }) }),
+        dialect: new PostgresDialect({ pool }),
         ...(log ? { log } : {}),
       });
       instances.push(db);

@@ -1,17 +1,32 @@
 /**
- * What the SQL adapter promises beyond the contract, checked on each dialect: idempotent migrations,
- * one query per session read, an atomic verification-token use under real concurrency, cascading
- * foreign keys, millisecond dates and table prefixes.
+ * What the SQL adapter promises beyond the contract, checked on each dialect: idempotent migrations
+ * that upgrade a database of an earlier release, one query per session read, an atomic verification-token
+ * use and lease under real concurrency, cascading foreign keys, millisecond dates and table prefixes.
  */
+import { Migrator } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqlAdapter, tableNames, type AnyKysely } from "../../../src/adapters/sql/index.js";
+import { SqlAdapter, sqlMigrations, tableNames, type AnyKysely } from "../../../src/adapters/sql/index.js";
 import {
   sampleAccount,
   sampleSession,
   sampleToken,
   sampleUser,
 } from "../../../src/adapters/test/index.js";
+import { detectDialect } from "../../../src/adapters/sql/dialect.js";
 import type { ScratchDatabase, SqlTarget } from "./servers.js";
+
+const MIGRATIONS = ["0001_initial", "0002_session_links_and_leases"];
+
+/** A migrator over the adapter's migrations, for moving a schema to a given one. */
+function migrator(db: AnyKysely, tablePrefix: string): Migrator {
+  const names = tableNames(tablePrefix);
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => sqlMigrations(detectDialect(db), tablePrefix) },
+    migrationTableName: names.migrations,
+    migrationLockTableName: names.migrationLock,
+  });
+}
 
 export function describeSqlAdapter(name: string, target: SqlTarget, skip: string | undefined): void {
   (skip === undefined ? describe : describe.skip)(`${name}: SQL specifics`, () => {
@@ -32,7 +47,7 @@ export function describeSqlAdapter(name: string, target: SqlTarget, skip: string
       await adapter.migrate();
       await adapter.migrate();
       const applied = await db.selectFrom(tableNames().migrations).select("name").execute();
-      expect(applied.map((row) => row.name)).toEqual(["0001_initial"]);
+      expect(applied.map((row) => row.name)).toEqual(MIGRATIONS);
       await expect(adapter.createUser(sampleUser())).resolves.toBeTruthy();
     });
 
@@ -43,7 +58,34 @@ export function describeSqlAdapter(name: string, target: SqlTarget, skip: string
         SqlAdapter(b, { tablePrefix: "race_" }).migrate(),
       ]);
       const applied = await db.selectFrom(tableNames("race_").migrations).select("name").execute();
-      expect(applied).toHaveLength(1);
+      expect(applied).toHaveLength(MIGRATIONS.length);
+    });
+
+    it("upgrades a database migrated by an earlier release, keeping its sessions", async () => {
+      const old = migrator(db, "upgrade_");
+      expect((await old.migrateTo("0001_initial")).error).toBeUndefined();
+      const adapter = SqlAdapter(db, { tablePrefix: "upgrade_" });
+      const user = await adapter.createUser(sampleUser());
+      // A session without provider fields writes only the columns the first schema has.
+      const before = await adapter.createSession(sampleSession(user.id));
+
+      await adapter.migrate();
+      const found = await adapter.getSessionAndUser(before.sessionToken);
+      expect(found?.user.id).toBe(user.id);
+      expect(found?.session.provider ?? null).toBeNull();
+      const link = { provider: "idp", providerAccountId: user.id, providerSessionId: "sid" };
+      const after = await adapter.createSession(sampleSession(user.id, link));
+      expect((await adapter.getSessionAndUser(after.sessionToken))?.session).toMatchObject(link);
+      expect(await adapter.acquireLease(`lease-${user.id}`, "holder", new Date(Date.now() + 60_000))).toBe(true);
+    });
+
+    it("migrates back down to the first schema and up again", async () => {
+      const prefix = "down_";
+      await SqlAdapter(db, { tablePrefix: prefix }).migrate();
+      expect((await migrator(db, prefix).migrateTo("0001_initial")).error).toBeUndefined();
+      await SqlAdapter(db, { tablePrefix: prefix }).migrate();
+      const applied = await db.selectFrom(tableNames(prefix).migrations).select("name").execute();
+      expect(applied.map((row) => row.name)).toEqual(MIGRATIONS);
     });
 
     it("reads a session together with its user in exactly one query", async () => {
@@ -75,6 +117,31 @@ export function describeSqlAdapter(name: string, target: SqlTarget, skip: string
         expect(winners).toHaveLength(1);
         expect(winners[0]).toMatchObject({ identifier: token.identifier, token: token.token });
       }
+    });
+
+    it("gives a lease to exactly one of 20 concurrent callers across connections, new or expired", async () => {
+      const adapters = [SqlAdapter(scratch.kysely()), SqlAdapter(scratch.kysely())];
+      for (let round = 0; round < 6; round++) {
+        const key = `lease-${sampleToken().token}`;
+        // Odd rounds race for a lease that expired, so its row exists and is taken over, not inserted.
+        if (round % 2 === 1) await adapters[0]!.acquireLease(key, "old", new Date(Date.now() - 1000));
+        const attempts = Array.from({ length: 20 }, (_, i) =>
+          adapters[i % 2]!.acquireLease(key, `holder-${i}`, new Date(Date.now() + 60_000)),
+        );
+        expect((await Promise.all(attempts)).filter(Boolean)).toHaveLength(1);
+      }
+    });
+
+    it("deletes the sessions of a provider account in one statement", async () => {
+      const queries: string[] = [];
+      const adapter = SqlAdapter(scratch.kysely((event) => queries.push(event.query.sql)));
+      const user = await adapter.createUser(sampleUser());
+      const link = { provider: "idp", providerAccountId: user.id };
+      await adapter.createSession(sampleSession(user.id, link));
+      await adapter.createSession(sampleSession(user.id, link));
+      queries.length = 0;
+      expect(await adapter.deleteSessionsByAccount(link)).toBe(2);
+      expect(queries).toHaveLength(1);
     });
 
     it("keeps dates to the millisecond", async () => {
