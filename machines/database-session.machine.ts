@@ -5,7 +5,7 @@
  * shapes what the client sees. Time comes in as input: the machine has no clock.
  */
 import { assign, emit, setup } from "xstate";
-import type { AdapterSession, AdapterUser, Session } from "../src/types.js";
+import type { AdapterAccount, AdapterSession, AdapterUser, Session, SessionError } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
 import { defaultUserSession, effect, type FlowFailure, type SetCookie } from "./shared.js";
 
@@ -22,8 +22,13 @@ export interface DatabaseSessionInput {
   updateAge: number;
   /** Whether the application has its own `session` callback; without one, the default runs here. */
   callbacks: { session: boolean };
+  /** providerId → refresh margin (seconds), for the providers whose access tokens are refreshed. */
+  refresh?: Readonly<Record<string, number>>;
   req: RequestContext;
 }
+
+/** The signed-in account as a session read leaves it: its tokens refreshed when they were due. */
+export type RefreshedAccount = { account: AdapterAccount | null; error?: SessionError };
 
 type Loaded = { session: AdapterSession; user: AdapterUser };
 
@@ -33,6 +38,9 @@ export interface DatabaseSessionContext extends DatabaseSessionInput {
   session?: Session;
   cookies: SetCookie[];
   failure?: FlowFailure;
+  /** The account the session was signed in with, for the `session` callback (refreshed sessions only). */
+  account?: AdapterAccount;
+  sessionError?: SessionError;
 }
 
 export type DatabaseSessionOutput =
@@ -57,8 +65,11 @@ export const databaseSessionMachine = setup({
     >("extendSession"),
     sessionCallback: effect<
       Session,
-      { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown }
+      { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown; account?: AdapterAccount; error?: SessionError }
     >("sessionCallback"),
+    refreshAccount: effect<RefreshedAccount, { provider: string; providerAccountId: string; userId: string; now: number }>(
+      "refreshAccount",
+    ),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -69,14 +80,24 @@ export const databaseSessionMachine = setup({
     })),
     rememberSession: assign((_, session: Session) => ({ session })),
     useDefaultSession: assign(({ context }) => ({
-      session: defaultUserSession(context.user!, context.record!.expires.toISOString()),
+      session: defaultUserSession(context.user!, context.record!.expires.toISOString(), context.sessionError),
     })),
+    rememberAccount: assign((_, refreshed: RefreshedAccount) => ({
+      ...(refreshed.account ? { account: refreshed.account } : {}),
+      ...(refreshed.error ? { sessionError: refreshed.error } : {}),
+    })),
+    noteRefreshUnavailable: assign({ sessionError: "RefreshTokenUnavailable" as const }),
     announceSession: emit(({ context }) => ({ type: "session" as const, session: context.session! })),
   },
   guards: {
     hasSessionCallback: ({ context }) => context.callbacks.session,
     hasToken: ({ context }) => typeof context.sessionToken === "string" && context.sessionToken.length > 0,
     sessionFound: (_, loaded: Loaded | null) => loaded !== null,
+    // Signed in with an account whose provider's access tokens are refreshed.
+    refreshesAccount: ({ context }) => {
+      const { provider, providerAccountId } = context.record!;
+      return typeof provider === "string" && typeof providerAccountId === "string" && context.refresh?.[provider] !== undefined;
+    },
     // Extended at most once per updateAge: the last extension set expires to (then + maxAge).
     extensionDue: ({ context }) => {
       const lastExtended = context.record!.expires.valueOf() - context.maxAge * 1000;
@@ -107,14 +128,31 @@ export const databaseSessionMachine = setup({
       },
     },
     checkingExpiry: {
-      always: [{ guard: "extensionDue", target: "extending" }, { target: "shapingSession" }],
+      always: [{ guard: "extensionDue", target: "extending" }, { target: "checkingRefresh" }],
     },
     extending: {
       invoke: {
         src: "extendSession",
         input: ({ context }) => ({ session: context.record!, expires: context.now + context.maxAge * 1000, req: context.req }),
-        onDone: { target: "shapingSession", actions: { type: "rememberExtension", params: ({ event }) => event.output } },
+        onDone: { target: "checkingRefresh", actions: { type: "rememberExtension", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    checkingRefresh: {
+      always: [{ guard: "refreshesAccount", target: "refreshingAccount" }, { target: "shapingSession" }],
+    },
+    refreshingAccount: {
+      invoke: {
+        src: "refreshAccount",
+        input: ({ context }) => ({
+          provider: context.record!.provider!,
+          providerAccountId: context.record!.providerAccountId!,
+          userId: context.user!.id,
+          now: context.now,
+        }),
+        onDone: { target: "shapingSession", actions: { type: "rememberAccount", params: ({ event }) => event.output } },
+        // The session stays; only its access token could not be renewed on this read.
+        onError: { target: "shapingSession", actions: "noteRefreshUnavailable" },
       },
     },
     shapingSession: {
@@ -126,10 +164,13 @@ export const databaseSessionMachine = setup({
     runningSessionCallback: {
       invoke: {
         src: "sessionCallback",
-        input: ({ context }) =>
-          context.update
-            ? { user: context.user!, expires: context.record!.expires.toISOString(), trigger: "update" as const, newSession: context.update.data }
-            : { user: context.user!, expires: context.record!.expires.toISOString() },
+        input: ({ context }) => ({
+          user: context.user!,
+          expires: context.record!.expires.toISOString(),
+          ...(context.update ? { trigger: "update" as const, newSession: context.update.data } : {}),
+          ...(context.account ? { account: context.account } : {}),
+          ...(context.sessionError ? { error: context.sessionError } : {}),
+        }),
         onDone: { target: "active", actions: { type: "rememberSession", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },

@@ -11,6 +11,7 @@ import { signInCompletionMachine } from "./signin-completion.machine.js";
 import { webauthnMachine } from "./webauthn.machine.js";
 import { sessionMachine } from "./session.machine.js";
 import { signOutMachine } from "./signout.machine.js";
+import { tokenRefreshMachine } from "./token-refresh.machine.js";
 import { backchannelLogoutMachine } from "./backchannel-logout.machine.js";
 
 export * from "./credentials-signin.machine.js";
@@ -21,6 +22,7 @@ export * from "./signin-completion.machine.js";
 export * from "./webauthn.machine.js";
 export * from "./session.machine.js";
 export * from "./signout.machine.js";
+export * from "./token-refresh.machine.js";
 export * from "./backchannel-logout.machine.js";
 export type { FlowFailure } from "./shared.js";
 
@@ -34,5 +36,6 @@ export const allMachines: Record<string, AnyStateMachine> = {
   webauthn: webauthnMachine,
   session: sessionMachine,
   signOut: signOutMachine,
+  tokenRefresh: tokenRefreshMachine,
   backchannelLogout: backchannelLogoutMachine,
 };

@@ -53,6 +53,8 @@ export interface OAuthContext extends OAuthInput {
   emailVerified: boolean;
   currentUserId?: string;
   hasAdapter: boolean;
+  /** Whether the adapter can update a linked account with a returning person's new tokens. */
+  updatesAccountTokens?: boolean;
   isNewUser: boolean;
   sessionCookies: SetCookie[];
   redirectTo?: string;
@@ -72,7 +74,7 @@ type Mapped = { user: User; account: Account; emailVerified: boolean };
 
 export const oauthMachine = setup({
   types: {
-    input: {} as OAuthInput & { hasAdapter: boolean },
+    input: {} as OAuthInput & { hasAdapter: boolean; updatesAccountTokens?: boolean },
     context: {} as OAuthContext,
     events: {} as OAuthCallbackEvent,
     output: {} as OAuthOutput,
@@ -253,6 +255,7 @@ export const oauthMachine = setup({
           emailVerified: context.emailVerified,
           ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
           hasAdapter: context.hasAdapter,
+          ...(context.updatesAccountTokens ? { updatesAccountTokens: true } : {}),
           req: context.req,
         }),
         onDone: [

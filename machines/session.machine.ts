@@ -5,9 +5,10 @@
  * `session` callback. Time comes in as input: the machine has no clock.
  */
 import { assign, emit, setup } from "xstate";
-import type { JWT, Session } from "../src/types.js";
+import type { JWT, Session, SessionAccount } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
 import { defaultTokenSession, effect, type ConfiguredCallbacks, type FlowFailure, type SetCookie } from "./shared.js";
+import { refreshDue, type TokenRefreshOutput } from "./token-refresh.machine.js";
 
 export interface SessionInput {
   /** The session cookie's value, joined from its chunks; absent when there is no cookie. */
@@ -20,6 +21,8 @@ export interface SessionInput {
   updateAge: number;
   /** The application's own callbacks; without one, its default (pure) runs here instead of an effect. */
   callbacks: ConfiguredCallbacks;
+  /** providerId → refresh margin (seconds), for the providers whose access tokens are refreshed. */
+  refresh?: Readonly<Record<string, number>>;
   req: RequestContext;
 }
 
@@ -31,6 +34,8 @@ export interface SessionContext extends SessionInput {
   session?: Session;
   cookies: SetCookie[];
   failure?: FlowFailure;
+  /** A refresh that could not be done on this read (not kept in the token: the next read retries). */
+  refreshUnavailable?: boolean;
 }
 
 export type SessionOutput =
@@ -61,21 +66,46 @@ export const sessionMachine = setup({
     ),
     sessionCallback: effect<
       Session,
-      { token: JWT; expires: string; trigger?: "update"; newSession?: unknown }
+      { token: JWT; expires: string; trigger?: "update"; newSession?: unknown; error?: "RefreshTokenUnavailable" }
     >("sessionCallback"),
+    refreshAccount: effect<TokenRefreshOutput, { account: SessionAccount; userId?: string; now: number }>("refreshAccount"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
     rememberToken: assign((_, opened: NonNullable<Decoded>) => ({ payload: opened.payload, secretIndex: opened.secretIndex })),
-    keepCallbackToken: assign((_, kept: CallbackResult) => ({ payload: kept.token!, changed: kept.changed })),
+    // A token the refresh already changed stays changed, whatever the jwt callback did with it.
+    keepCallbackToken: assign(({ context }, kept: CallbackResult) => ({ payload: kept.token!, changed: context.changed || kept.changed })),
     keepTokenExpiry: assign(({ context }) => ({ expires: new Date((context.payload!.exp ?? 0) * 1000).toISOString() })),
     rememberReissue: assign((_, issued: { cookies: SetCookie[]; expires: string }) => issued),
     rememberSession: assign((_, session: Session) => ({ session })),
-    useDefaultSession: assign(({ context }) => ({ session: defaultTokenSession(context.payload!, context.expires!) })),
+    useDefaultSession: assign(({ context }) => ({
+      session: defaultTokenSession(context.payload!, context.expires!, context.refreshUnavailable ? "RefreshTokenUnavailable" : undefined),
+    })),
+    applyRefresh: assign(({ context }, refreshed: TokenRefreshOutput) => {
+      const account = context.payload!.account!;
+      if (refreshed.outcome === "refreshed") {
+        const { id_token, ...tokens } = refreshed.tokens;
+        // The ID token is kept only where it already was (for RP-initiated logout).
+        const renewed: SessionAccount = { ...account, ...tokens, ...(account.id_token && id_token ? { id_token } : {}) } as SessionAccount;
+        return { payload: { ...context.payload!, account: renewed }, changed: true };
+      }
+      if (refreshed.outcome === "refused") {
+        const { refresh_token: _spent, ...rest } = account;
+        return { payload: { ...context.payload!, account: { ...rest, error: "RefreshTokenError" as const } }, changed: true };
+      }
+      return refreshed.outcome === "unavailable" ? { refreshUnavailable: true } : {};
+    }),
+    noteRefreshUnavailable: assign({ refreshUnavailable: true }),
     announceSession: emit(({ context }) => ({ type: "session" as const, session: context.session!, token: context.payload! })),
   },
   guards: {
     hasJwtCallback: ({ context }) => context.callbacks.jwt,
+    // The signed-in account's access token has expired (or is about to), and nobody refused its refresh token yet.
+    refreshDue: ({ context }) => {
+      const account = context.payload?.account;
+      const margin = account ? context.refresh?.[account.provider] : undefined;
+      return account !== undefined && margin !== undefined && account.error === undefined && refreshDue(account, context.now, margin);
+    },
     hasSessionCallback: ({ context }) => context.callbacks.session,
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
     tokenOpened: (_, output: Decoded) => output !== null,
@@ -104,12 +134,31 @@ export const sessionMachine = setup({
         onDone: [
           {
             guard: { type: "tokenOpened", params: ({ event }) => event.output },
-            target: "checkingJwtCallback",
+            target: "checkingRefresh",
             actions: { type: "rememberToken", params: ({ event }) => event.output! },
           },
           { target: "invalid" },
         ],
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "SessionTokenError" as const }) } },
+      },
+    },
+    checkingRefresh: {
+      always: [{ guard: "refreshDue", target: "refreshingAccount" }, { target: "checkingJwtCallback" }],
+    },
+    refreshingAccount: {
+      invoke: {
+        src: "refreshAccount",
+        input: ({ context }) => ({
+          account: context.payload!.account!,
+          ...(context.payload!.sub !== undefined ? { userId: context.payload!.sub } : {}),
+          now: context.now,
+        }),
+        onDone: { target: "checkingJwtCallback", actions: { type: "applyRefresh", params: ({ event }) => event.output } },
+        // The session stays; only its access token could not be renewed on this read.
+        onError: {
+          target: "checkingJwtCallback",
+          actions: "noteRefreshUnavailable",
+        },
       },
     },
     checkingJwtCallback: {
@@ -162,10 +211,12 @@ export const sessionMachine = setup({
     runningSessionCallback: {
       invoke: {
         src: "sessionCallback",
-        input: ({ context }) =>
-          context.update
-            ? { token: context.payload!, expires: context.expires!, trigger: "update" as const, newSession: context.update.data }
-            : { token: context.payload!, expires: context.expires! },
+        input: ({ context }) => ({
+          token: context.payload!,
+          expires: context.expires!,
+          ...(context.update ? { trigger: "update" as const, newSession: context.update.data } : {}),
+          ...(context.refreshUnavailable ? { error: "RefreshTokenUnavailable" as const } : {}),
+        }),
         onDone: { target: "active", actions: { type: "rememberSession", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },

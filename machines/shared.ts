@@ -4,7 +4,7 @@
  */
 import { fromPromise } from "xstate";
 import type { SetCookie } from "../src/cookies.js";
-import type { AdapterUser, JWT, Session } from "../src/types.js";
+import type { AdapterUser, JWT, Session, SessionError } from "../src/types.js";
 
 /** An effect placeholder: the machine names it, `src/` supplies it with `machine.provide()`. */
 export function effect<Output, Input>(name: string) {
@@ -32,14 +32,22 @@ export interface FlowFailure {
 
 export type { SetCookie };
 
-/** The session the client sees when the application has no `session` callback (JWT strategy). */
-export function defaultTokenSession(token: JWT, expires: string): Session {
-  return { user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }, expires };
+/**
+ * The session the client sees when the application has no `session` callback (JWT strategy). A
+ * refused refresh token (kept in the token) or a refresh that could not be done now shows as `error`.
+ */
+export function defaultTokenSession(token: JWT, expires: string, error?: SessionError): Session {
+  const session: Session = { user: { name: token.name ?? null, email: token.email ?? null, image: token.picture ?? null }, expires };
+  const shown = token.account?.error ?? error;
+  if (shown) session.error = shown;
+  return session;
 }
 
 /** The session the client sees when the application has no `session` callback (database strategy). */
-export function defaultUserSession(user: AdapterUser, expires: string): Session {
-  return { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires };
+export function defaultUserSession(user: AdapterUser, expires: string, error?: SessionError): Session {
+  const session: Session = { user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }, expires };
+  if (error) session.error = error;
+  return session;
 }
 
 /** Which of the application's callbacks are configured: the defaults are pure and run in the machine. */

@@ -25,6 +25,11 @@ export interface SignInCompletionInput {
   currentUserId?: string;
   /** Whether an adapter stores users and accounts. */
   hasAdapter: boolean;
+  /**
+   * Whether the adapter can update a linked account (OAuth/OIDC): a returning person's new tokens then
+   * replace the stored ones, so a refresh or a provider logout later uses this sign-in's tokens.
+   */
+  updatesAccountTokens?: boolean;
   req: RequestContext;
 }
 
@@ -70,6 +75,7 @@ export const signInCompletionMachine = setup({
       "createUserWithAccount",
     ),
     markEmailVerified: effect<AdapterUser, { userId: string }>("markEmailVerified"),
+    updateAccountTokens: effect<void, { account: Account }>("updateAccountTokens"),
     issueSession: effect<
       SetCookie[],
       { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestContext }
@@ -115,6 +121,8 @@ export const signInCompletionMachine = setup({
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
     storesUsers: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
     accountKnown: ({ context }) => context.storedUser !== undefined,
+    keepsNewTokens: ({ context }) =>
+      context.updatesAccountTokens === true && (context.provider.type === "oauth" || context.provider.type === "oidc"),
     accountOfAnotherSignedInUser: ({ context }) =>
       context.currentUserId !== undefined && context.storedUser !== undefined && context.storedUser.id !== context.currentUserId,
     alreadySignedIn: ({ context }) => context.currentUserId !== undefined,
@@ -183,11 +191,22 @@ export const signInCompletionMachine = setup({
     checkingOwnership: {
       always: [
         { guard: "accountOfAnotherSignedInUser", target: "notLinked" },
-        { guard: "accountKnown", target: "verifyingEmail" },
+        { guard: "accountKnown", target: "checkingTokens" },
         { guard: "alreadySignedIn", target: "linkingToCurrentUser" },
         { guard: "hasEmail", target: "lookingUpEmail" },
         { target: "creatingUser" },
       ],
+    },
+    checkingTokens: {
+      always: [{ guard: "keepsNewTokens", target: "updatingAccountTokens" }, { target: "verifyingEmail" }],
+    },
+    updatingAccountTokens: {
+      invoke: {
+        src: "updateAccountTokens",
+        input: ({ context }) => ({ account: context.account }),
+        onDone: { target: "verifyingEmail" },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
     },
     linkingToCurrentUser: {
       invoke: {

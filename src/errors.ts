@@ -28,6 +28,7 @@ export type ErrorType =
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
   | "OAuthSignInError"
+  | "RefreshTokenError"
   | "EmailSignInError"
   | "SessionTokenError"
   | "SignOutError"
@@ -127,6 +128,10 @@ export class MissingSecret extends AuthError {
 export { MissingSecret as MissingSecretError };
 export class OAuthProfileParseError extends AuthError {
   static override type: ErrorType = "OAuthProfileParseError";
+}
+/** The access token of a session's account could not be refreshed (the session itself stays). */
+export class RefreshTokenError extends AuthError {
+  static override type: ErrorType = "RefreshTokenError";
 }
 export class SessionTokenError extends AuthError {
   static override type: ErrorType = "SessionTokenError";

@@ -34,7 +34,8 @@ import { bindEmail, handleEmailCallback, handleEmailSignIn, type BoundEmail } fr
 import { bindDatabaseSession, type BoundDatabaseSession } from "./flows/database-session.js";
 import { bindOAuth, handleOAuthCallback, handleOAuthSignIn, type BoundOAuth } from "./flows/oauth.js";
 import { bindSessionMachine, handleSession, type BoundSessionMachine } from "./flows/session.js";
-import { bindSignOut, handleSignOut, type BoundSignOut } from "./flows/signout.js";
+import { bindSignOut, handleProviderSignOutReturn, handleSignOut, type BoundSignOut } from "./flows/signout.js";
+import { bindBackchannelLogout, handleBackchannelLogout, type BoundBackchannelLogout } from "./flows/backchannel-logout.js";
 import { consoleLogger } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
 import type { RequestContext } from "./request-context.js";
@@ -50,6 +51,7 @@ interface Flows {
   oauth: BoundOAuth;
   session: { jwt: BoundSessionMachine; database: BoundDatabaseSession };
   signOut: BoundSignOut;
+  backchannelLogout: BoundBackchannelLogout;
 }
 
 const boundFlows = new WeakMap<Runtime, Flows>();
@@ -65,6 +67,7 @@ function flowsOf(rt: Runtime): Flows {
       oauth: bindOAuth(rt),
       session: { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) },
       signOut: bindSignOut(rt),
+      backchannelLogout: bindBackchannelLogout(rt),
     };
     boundFlows.set(rt, flows);
   }
@@ -135,6 +138,7 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         if (ctx.providerId) callbackProvider(rt, ctx);
         return showSignIn(rt, ctx);
       case "signout":
+        if (ctx.providerId) return handleProviderSignOutReturn(rt, ctx, callbackProvider(rt, ctx));
         return showSignOut(rt, ctx);
       case "error":
         return showError(rt, ctx);
@@ -151,8 +155,18 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         if (provider.type === "webauthn") return handleWebAuthnOptions(rt, flows.webauthn, ctx, provider as WebAuthnConfig);
         return unsupportedFlow(ctx);
       }
+      case "backchannel-logout":
+        throw new UnknownAction(`Cannot handle GET ${ctx.url.pathname}: logout tokens are posted.`);
     }
   }
+
+  // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
+  if (ctx.action === "backchannel-logout") {
+    const provider = callbackProvider(rt, ctx);
+    if (!isOAuth(provider)) return unsupportedFlow(ctx);
+    return handleBackchannelLogout(rt, flows.backchannelLogout, ctx, provider);
+  }
+  if (ctx.action === "signout" && ctx.providerId) throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
 
   // Every POST the library serves changes state, so each one needs the CSRF token.
   const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets, ctx.body.csrfToken);

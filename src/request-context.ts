@@ -13,7 +13,8 @@ export type AuthAction =
   | "callback"
   | "verify-request"
   | "error"
-  | "webauthn-options";
+  | "webauthn-options"
+  | "backchannel-logout";
 
 export interface RequestContext {
   request: Request;

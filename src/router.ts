@@ -18,10 +18,12 @@ const ACTIONS = new Set<AuthAction>([
   "verify-request",
   "error",
   "webauthn-options",
+  "backchannel-logout",
 ]);
 
 /** Routes that take a provider id as their second segment. */
-const WITH_PROVIDER = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
+// GET /signout/:provider is where an OpenID Provider sends the browser back after RP-initiated logout.
+const WITH_PROVIDER = new Set<AuthAction>(["signin", "signout", "callback", "webauthn-options", "backchannel-logout"]);
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

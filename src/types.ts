@@ -35,6 +35,38 @@ export interface AdapterUser extends User {
 export interface DefaultSession {
   user?: User;
   expires: string;
+  /**
+   * Set when the provider's access token of the signed-in account can no longer be renewed:
+   * `RefreshTokenError` — the provider refused the refresh token (revoked, expired, rotated away) or
+   * there is none; the person must sign in again to get a new one. `RefreshTokenUnavailable` — the
+   * refresh could not be done right now (provider unreachable, lease not released); the next read retries.
+   */
+  error?: SessionError;
+}
+
+export type SessionError = "RefreshTokenError" | "RefreshTokenUnavailable";
+
+/**
+ * The OAuth/OIDC account a JWT session was signed in with, kept in the token (claim `account`) when
+ * the library refreshes its access token or ends the provider's session on sign-out. The token is
+ * encrypted; never copy the refresh token into the session the browser sees.
+ */
+export interface SessionAccount {
+  provider: string;
+  providerAccountId: string;
+  type: "oauth" | "oidc";
+  access_token?: string;
+  refresh_token?: string;
+  /** Seconds since the epoch when `access_token` expires. */
+  expires_at?: number;
+  token_type?: Lowercase<string>;
+  scope?: string;
+  /** Kept for RP-initiated logout (`id_token_hint`). */
+  id_token?: string;
+  /** The OpenID Provider's session id (the ID token's `sid`). */
+  sid?: string;
+  /** Set when the refresh token was refused: the access token can no longer be renewed. */
+  error?: "RefreshTokenError";
 }
 
 // Augmented by applications: declaration merging needs an interface, even an empty one.
@@ -50,6 +82,8 @@ export interface DefaultJWT extends Record<string, unknown> {
   iat?: number;
   exp?: number;
   jti?: string;
+  /** The signed-in OAuth/OIDC account's tokens, when the library manages them (refresh, logout). */
+  account?: SessionAccount;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -59,6 +93,15 @@ export interface AdapterSession {
   sessionToken: string;
   userId: string;
   expires: Date;
+  /**
+   * The OAuth/OIDC account the session was signed in with (appauth's addition; absent or null for
+   * other sign-ins). The session read refreshes this account's access token; a back-channel logout
+   * from `provider` ends the sessions of `providerAccountId` or of the provider's session `providerSessionId`.
+   */
+  provider?: string | null;
+  providerAccountId?: string | null;
+  /** The OpenID Provider's session id (the ID token's `sid` claim) at sign-in. */
+  providerSessionId?: string | null;
 }
 
 export interface Account {
@@ -331,6 +374,11 @@ export interface CallbacksOptions {
     session: Session;
     token: JWT;
     user: AdapterUser;
+    /**
+     * Database sessions signed in with an OAuth/OIDC account whose tokens the library refreshes: that
+     * account as stored, its access token renewed when it was due. (JWT sessions: `token.account`.)
+     */
+    account?: AdapterAccount;
     newSession?: unknown;
     trigger?: "update";
   }) => Awaitable<Session | DefaultSession>;

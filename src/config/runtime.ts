@@ -31,6 +31,7 @@ import type {
   ProviderConfig,
   Session,
 } from "../types.js";
+import { resolveFederation, type Federation } from "./federation.js";
 import { envDefaults, envProviderOptions, isProduction, processEnv, providerEnvDefaults, urlFromEnv, type Env } from "./env.js";
 import { validateConfigShape } from "./schema.js";
 
@@ -72,6 +73,8 @@ export interface Runtime {
   skipCSRFCheck: boolean;
   inspect?: InspectionObserver;
   cookies(secure: boolean): ResolvedCookies;
+  /** Token refresh and federated logout of the OAuth/OIDC providers. */
+  federation: Federation;
 }
 
 const runtimes = new WeakMap<AuthConfig, Runtime | { failed: unknown }>();
@@ -237,6 +240,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
 
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
   checkAdapter(config.adapter, strategy, providers);
+  const federation = resolveFederation(providers, config.adapter, strategy, logger);
 
   const envUrlRaw = urlFromEnv(env);
   let envUrl: URL | undefined;
@@ -308,6 +312,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     },
     logger,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+    federation,
     inspect: config.inspect,
     cookies,
   };

@@ -6,7 +6,9 @@ import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie } from "../cookies.js";
 import { AdapterError } from "../errors.js";
 import { loadDatabaseSession, requireAdapter } from "../session/database-session.js";
-import type { Session } from "../types.js";
+import type { AdapterAccount, Session } from "../types.js";
+import type { RefreshedAccount } from "../../machines/database-session.machine.js";
+import { refresherOf, reportRefresh, tokensOf } from "./token-refresh.js";
 
 export function bindDatabaseSession(rt: Runtime) {
   return databaseSessionMachine.provide({
@@ -20,12 +22,14 @@ export function bindDatabaseSession(rt: Runtime) {
         const { name, options } = input.req.cookies.sessionToken;
         return { session, cookies: writeChunkedCookie(input.req.jar, name, session.sessionToken, { ...options, expires }) };
       }),
+      refreshAccount: fromPromise(({ input }) => refreshStoredAccount(rt, input)),
       sessionCallback: fromPromise(async ({ input }) => {
         const { user } = input;
-        const session: Session = defaultUserSession(user, input.expires);
+        const session: Session = defaultUserSession(user, input.expires, input.error);
         return rt.callbacks.session({
           session,
           user,
+          ...(input.account ? { account: input.account } : {}),
           // The JWT strategy's token: absent with database sessions.
           token: undefined as never,
           ...(input.trigger ? { trigger: input.trigger, newSession: input.newSession } : {}),
@@ -36,3 +40,30 @@ export function bindDatabaseSession(rt: Runtime) {
 }
 
 export type BoundDatabaseSession = ReturnType<typeof bindDatabaseSession>;
+
+/**
+ * The account a database session was signed in with, its access token refreshed when due: the
+ * tokens live in the stored account, so every process reading any of its sessions sees the new ones.
+ */
+async function refreshStoredAccount(
+  rt: Runtime,
+  input: { provider: string; providerAccountId: string; userId: string; now: number },
+): Promise<RefreshedAccount> {
+  const stored = await requireAdapter(rt).getAccount!(input.providerAccountId, input.provider);
+  // Unlinked since, or someone else's: there is nothing of this session's to refresh.
+  if (!stored || String(stored.userId) !== input.userId) return { account: null };
+  const refresher = refresherOf(rt);
+  if (!refresher.due(input.provider, tokensOf(stored), input.now)) return { account: stored };
+  const outcome = await refresher.refresh({ ...input, tokens: tokensOf(stored) });
+  reportRefresh(rt, input.provider, outcome);
+  switch (outcome.outcome) {
+    case "refreshed":
+      return { account: { ...stored, ...outcome.tokens } as AdapterAccount };
+    case "refused":
+      return { account: { ...stored, refresh_token: undefined } as AdapterAccount, error: "RefreshTokenError" };
+    case "unavailable":
+      return { account: stored, error: "RefreshTokenUnavailable" };
+    default:
+      return { account: stored };
+  }
+}

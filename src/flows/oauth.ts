@@ -3,7 +3,6 @@
  * effects of the OAuth machine, each protocol step done with oauth4webapi, each check failing closed.
  */
 import * as oauth from "oauth4webapi";
-import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose";
 import { fromPromise } from "xstate";
 import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
@@ -26,7 +25,6 @@ import {
   endpointParams,
   fetchOf,
   httpOptions,
-  loadAuthorizationServer,
   UNKNOWN_ISSUER,
 } from "../oauth/client.js";
 import type { OAuthProviderConfig, TokenSet } from "../providers/oauth-types.js";
@@ -38,6 +36,7 @@ import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
 import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
+import { idTokenServer, providerServers } from "../oauth/servers.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
 const RESERVED_PARAMS = new Set([
@@ -93,48 +92,8 @@ export function normaliseTokens(raw: Record<string, unknown>, now: number): Toke
 }
 
 export function bindOAuth(rt: Runtime) {
-  const servers = new Map<string, Promise<oauth.AuthorizationServer>>();
-  const jwksCaches = new Map<string, oauth.JWKSCacheInput>();
+  const { serverOf, verifyIdTokenSignature } = providerServers(rt);
   const idTokenClaims = new WeakMap<object, oauth.IDToken>();
-
-  /** Discovery runs once per provider per configuration; a failure is retried on the next request. */
-  function serverOf(provider: OAuthProviderConfig): Promise<oauth.AuthorizationServer> {
-    let pending = servers.get(provider.id);
-    if (!pending) {
-      pending = loadAuthorizationServer(provider);
-      servers.set(provider.id, pending);
-      pending.catch(() => servers.delete(provider.id));
-    }
-    return pending;
-  }
-
-  function jwksCacheOf(providerId: string): oauth.JWKSCacheInput {
-    let cache = jwksCaches.get(providerId);
-    if (!cache) {
-      cache = {};
-      jwksCaches.set(providerId, cache);
-    }
-    return cache;
-  }
-
-  /** The ID token's signature against the provider's JWKS (or, for HS*, the client secret). */
-  async function verifyIdTokenSignature(
-    provider: OAuthProviderConfig,
-    as: oauth.AuthorizationServer,
-    response: Response,
-    idToken: string,
-  ): Promise<void> {
-    const header = decodeProtectedHeader(idToken);
-    if (header.alg?.startsWith("HS")) {
-      if (!provider.clientSecret) throw new OAuthCallbackError("An HS-signed ID token needs a client secret to verify.");
-      await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret));
-      return;
-    }
-    await oauth.validateApplicationLevelSignature(as, response, {
-      ...httpOptions(provider, as.jwks_uri),
-      [oauth.jwksCache]: jwksCacheOf(provider.id),
-    });
-  }
 
   return oauthMachine.provide({
     actors: {
@@ -343,30 +302,6 @@ function formPostUser(params: URLSearchParams): { user?: unknown } {
   }
 }
 
-/**
- * The server an ID token in `response` is checked against: `as`, with the issuer the provider pins
- * for this token on a multi-tenant server (read from its claims before they are verified; the
- * verification that follows holds the token to it).
- */
-async function idTokenServer(
-  provider: OAuthProviderConfig,
-  as: oauth.AuthorizationServer,
-  response: Response,
-): Promise<oauth.AuthorizationServer> {
-  if (provider.type !== "oidc" || !provider.idTokenIssuer) return as;
-  const body = (await response.clone().json().catch(() => null)) as { id_token?: unknown } | null;
-  if (typeof body?.id_token !== "string") return as;
-  let claims: Record<string, unknown>;
-  try {
-    claims = decodeJwt(body.id_token);
-  } catch (cause) {
-    throw new OAuthCallbackError("The ID token could not be decoded.", { cause });
-  }
-  const issuer = provider.idTokenIssuer(claims, as.issuer);
-  if (!issuer) throw new OAuthCallbackError(`${provider.id} refused the ID token's tenant.`);
-  return { ...as, issuer };
-}
-
 export type BoundOAuth = ReturnType<typeof bindOAuth>;
 
 function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig) {
@@ -374,6 +309,7 @@ function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConf
     providerId: provider.id,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking ?? false,
     hasAdapter: rt.adapter !== undefined,
+    updatesAccountTokens: rt.federation.storesTokens,
     req: ctx,
   };
 }

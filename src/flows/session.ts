@@ -13,6 +13,7 @@ import { clearSessionCookies, decodeSessionToken, encodeSessionCookies, readSess
 import type { AdapterUser, JWT, Session } from "../types.js";
 import type { BoundDatabaseSession } from "./database-session.js";
 import { runFlow } from "./run.js";
+import { refresherOf, reportRefresh } from "./token-refresh.js";
 
 export function bindSessionMachine(rt: Runtime) {
   return sessionMachine.provide({
@@ -27,9 +28,21 @@ export function bindSessionMachine(rt: Runtime) {
         return { token: token ?? null, changed: token ? JSON.stringify(token) !== before : false };
       }),
       encodeSessionToken: fromPromise(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
+      refreshAccount: fromPromise(async ({ input }) => {
+        const { account } = input;
+        const outcome = await refresherOf(rt).refresh({
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          ...(input.userId !== undefined ? { userId: input.userId } : {}),
+          tokens: account,
+          now: input.now,
+        });
+        reportRefresh(rt, account.provider, outcome);
+        return outcome;
+      }),
       sessionCallback: fromPromise(async ({ input }) => {
         const token: JWT = input.token;
-        const session: Session = defaultTokenSession(token, input.expires);
+        const session: Session = defaultTokenSession(token, input.expires, input.error);
         return rt.callbacks.session({
           session,
           token,
@@ -56,6 +69,7 @@ export async function handleSession(
     now: Date.now(),
     updateAge: rt.session.updateAge,
     callbacks: rt.configuredCallbacks,
+    refresh: rt.federation.refresh,
     req: ctx,
   };
   const output =

@@ -113,6 +113,11 @@ export function bindSignInCompletion(rt: Runtime) {
         return user;
       }),
       createUserWithAccount: fromPromise(({ input }) => createUserWithAccount(rt, input.user, input.account, input.emailVerified)),
+      updateAccountTokens: fromPromise(async ({ input }) => {
+        const { provider, providerAccountId, type: _type, userId: _userId, ...fields } = input.account;
+        const updated = await (requireAdapter(rt) as ExtendedAdapter).updateAccount!({ ...fields, provider, providerAccountId });
+        if (!updated) throw new AdapterError(`The account ${provider}/${providerAccountId} to update is not linked.`);
+      }),
       markEmailVerified: fromPromise(async ({ input }) => {
         const user = await requireAdapter(rt).updateUser!({ id: input.userId, emailVerified: new Date() });
         await rt.events.updateUser?.({ user });
@@ -121,7 +126,7 @@ export function bindSignInCompletion(rt: Runtime) {
       issueSession: fromPromise(async ({ input }) => {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
-          return issueDatabaseSession(rt, input.req, String(input.user.id));
+          return issueDatabaseSession(rt, input.req, String(input.user.id), input.account);
         }
         return issueJwtSession(rt, input.req, {
           user: input.user,

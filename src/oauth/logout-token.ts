@@ -168,7 +168,7 @@ function checkClaims(payload: JWTPayload): LogoutTokenVerdict {
 /**
  * Checks a logout token's signature with `key` and its claims against `check` (§2.6): `typ`, `iss`
  * exactly, `aud` containing the client id, `iat` present, no older than `maxAge` and not in the future,
- * `exp` (when present) not passed, then `jti`, `events`, `sub`/`sid` and no `nonce`.
+ * `exp` present and not passed, then `jti`, `events`, `sub`/`sid` and no `nonce`.
  */
 export async function checkLogoutToken(
   token: string,
@@ -184,6 +184,8 @@ export async function checkLogoutToken(
       currentDate: new Date(check.now * 1000),
       clockTolerance: LOGOUT_TOKEN_CLOCK_SKEW,
       maxTokenAge: check.maxAge,
+      // Back-Channel Logout 1.0 §2.4: iat and exp are REQUIRED.
+      requiredClaims: ["iat", "exp"],
     };
     verified = typeof key === "function" ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options);
   } catch (error) {

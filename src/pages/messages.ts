@@ -29,6 +29,7 @@ const ERROR_TYPES = {
   OAuthCallbackError: true,
   OAuthProfileParseError: true,
   OAuthSignInError: true,
+  RefreshTokenError: true,
   EmailSignInError: true,
   SessionTokenError: true,
   SignOutError: true,

@@ -88,6 +88,12 @@ export interface OAuth2Config<P extends Profile = Profile> extends CommonProvide
   /** Picks what is stored of the token set. Default: access/id/refresh token, expires_at, scope, token_type, session_state. */
   account?(tokens: TokenSet): Partial<Account> | undefined | null;
   allowDangerousEmailAccountLinking?: boolean;
+  /**
+   * Renewing the access token with the refresh_token grant when a session is read and the token has
+   * expired or expires within `margin` seconds (default 60). On by default for accounts that have a
+   * refresh token and an expiry; `false` turns it off for this provider.
+   */
+  refresh?: boolean | { margin?: number };
   redirectProxyUrl?: string;
   style?: ProviderStyle;
   options?: OAuthUserConfig<P>;
@@ -107,6 +113,20 @@ export interface OIDCConfig<P extends Profile = Profile> extends Omit<OAuth2Conf
    * discovery document may name any issuer on the configured issuer's origin.
    */
   idTokenIssuer?: (claims: Record<string, unknown>, discoveredIssuer: string) => string | undefined;
+  /**
+   * OpenID Connect RP-Initiated Logout 1.0 (opt-in): signing out also sends the browser to the
+   * provider's `end_session_endpoint` (discovered, or given here) with `id_token_hint`, `client_id`,
+   * `state` and `post_logout_redirect_uri` = `<basePath>/signout/<id>` (register it at the provider);
+   * the provider sends the browser back there and the library goes on to the callback URL.
+   */
+  rpInitiatedLogout?: boolean | { endSessionEndpoint?: string };
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 (opt-in; database sessions): the provider posts a
+   * `logout_token` to `<basePath>/backchannel-logout/<id>` (register it as the client's
+   * `backchannel_logout_uri`); a valid one ends the sessions it names. `maxAge`: seconds a logout
+   * token is accepted after its `iat` (default 120).
+   */
+  backchannelLogout?: boolean | { maxAge?: number };
   checks?: OAuthCheck[];
   options?: OAuthUserConfig<P>;
 }

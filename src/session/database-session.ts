@@ -7,19 +7,30 @@ import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie, type SetCookie } from "../cookies.js";
 import { MissingAdapter } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
-import type { Adapter, AdapterSession, AdapterUser } from "../types.js";
+import type { Account, Adapter, AdapterSession, AdapterUser } from "../types.js";
+import { providerSessionId } from "./session-account.js";
+
+function accountLink(account: Account): Pick<AdapterSession, "provider" | "providerAccountId" | "providerSessionId"> {
+  const sid = providerSessionId(account);
+  return { provider: account.provider, providerAccountId: account.providerAccountId, ...(sid ? { providerSessionId: sid } : {}) };
+}
 
 export function requireAdapter(rt: Runtime): Adapter {
   if (!rt.adapter) throw new MissingAdapter("This flow needs an adapter.");
   return rt.adapter;
 }
 
-/** Creates a session record for `userId` and the cookie that carries its token. */
-export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, userId: string): Promise<SetCookie[]> {
+/**
+ * Creates a session record for `userId` and the cookie that carries its token. A session signed in
+ * with an OAuth/OIDC account records that account and the provider's session id (`sid`), so its
+ * access token can be refreshed and a back-channel logout can find it.
+ */
+export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, userId: string, account?: Account): Promise<SetCookie[]> {
   const adapter = requireAdapter(rt);
   const sessionToken = rt.session.generateSessionToken();
   const expires = new Date(Date.now() + rt.session.maxAge * 1000);
-  const session = await adapter.createSession!({ sessionToken, userId, expires });
+  const link = account && (account.type === "oauth" || account.type === "oidc") ? accountLink(account) : {};
+  const session = await adapter.createSession!({ sessionToken, userId, expires, ...link });
   const { name, options } = ctx.cookies.sessionToken;
   return writeChunkedCookie(ctx.jar, name, session.sessionToken, { ...options, expires: session.expires });
 }

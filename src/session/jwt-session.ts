@@ -8,6 +8,7 @@ import type { Runtime } from "../config/runtime.js";
 import type { RequestContext } from "../request-context.js";
 import type { Account, JWT, Profile, User } from "../types.js";
 import { AccessDenied } from "../errors.js";
+import { sessionAccountOf } from "./session-account.js";
 
 export function readSessionCookie(ctx: RequestContext): string | undefined {
   return readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name);
@@ -52,6 +53,8 @@ export async function issueJwtSession(
   const { user } = params;
   const initial: JWT = { name: user.name, email: user.email, picture: user.image };
   if (user.id) initial.sub = String(user.id);
+  const account = params.account ? sessionAccountOf(rt, params.account) : undefined;
+  if (account) initial.account = account;
   const token = await rt.callbacks.jwt({
     token: initial,
     user,

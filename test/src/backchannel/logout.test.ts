@@ -107,7 +107,7 @@ describe("POST /backchannel-logout/:provider with a genuine logout token", () =>
     expect(seen).not.toContain(token.split(".")[2]);
   });
 
-  it("accepts a token without typ, or typed application/logout+jwt, and without exp", async () => {
+  it("accepts a token without typ, or typed application/logout+jwt; refuses one without exp (REQUIRED, §2.4)", async () => {
     const setup = backchannelSetup(op);
     for (const signing of [{ header: { typ: undefined } }, { header: { typ: "application/logout+jwt" } }]) {
       const ada = await signedIn(op, setup);
@@ -115,8 +115,9 @@ describe("POST /backchannel-logout/:provider with a genuine logout token", () =>
       expect(await stillSignedIn(ada)).toBe(false);
     }
     const ada = await signedIn(op, setup);
-    await expectLoggedOut(await postLogoutToken(setup.config, await logoutToken(op, { sub: "ada", exp: undefined })));
-    expect(await stillSignedIn(ada)).toBe(false);
+    const withoutExp = await postLogoutToken(setup.config, await logoutToken(op, { sub: "ada", exp: undefined }));
+    expect(withoutExp.status).toBe(400);
+    expect(await stillSignedIn(ada)).toBe(true);
   });
 
   it("accepts the OP's ES256 key, and HS256 with the client secret (the OP lists both)", async () => {

@@ -1,0 +1,197 @@
+/**
+ * The effects of the token-refresh machine (the refresh_token grant on oauth4webapi, the account
+ * and lease operations of the adapter) and one refresh at a time per account within a process:
+ * concurrent readers of a session whose token is due share one run of the machine, and readers
+ * that arrive shortly after with the spent refresh token get that run's outcome too.
+ */
+import * as oauth from "oauth4webapi";
+import { fromPromise } from "xstate";
+import {
+  refreshDue,
+  tokenRefreshMachine,
+  type RefreshTokens,
+  type TokenRefreshOutput,
+} from "../../machines/token-refresh.machine.js";
+import type { ExtendedAdapter } from "../adapters/extensions.js";
+import type { Runtime } from "../config/runtime.js";
+import { AdapterError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
+import { clientAuthOf, clientOf, httpOptions } from "../oauth/client.js";
+import { idTokenServer, providerServers } from "../oauth/servers.js";
+import type { AdapterAccount } from "../types.js";
+import { normaliseTokens, oauthProvider } from "./oauth.js";
+import { runFlow } from "./run.js";
+
+/** The token fields a refresh renews (and a stored account gives back). */
+const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const;
+
+/** How long one process holds the refresh lease of an account at most (a crashed holder's lease then frees). */
+const LEASE_MS = 15_000;
+/** How often a process waiting for a peer's refresh looks at the stored account. */
+const PEER_POLL_MS = 50;
+/** How long a settled refresh is handed to readers that still carry the spent refresh token. */
+const RECENT_MS = 30_000;
+
+/** The token fields of a stored account or a token response (a stored NULL is an absent field). */
+export function tokensOf(account: Partial<AdapterAccount> | Record<string, unknown>): RefreshTokens {
+  const out: Record<string, unknown> = {};
+  for (const field of TOKEN_FIELDS) {
+    const value = (account as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null) out[field] = value;
+  }
+  return out as RefreshTokens;
+}
+
+function adapterOf(rt: Runtime): ExtendedAdapter {
+  if (!rt.adapter) throw new AdapterError("Refreshed tokens are stored through an adapter; none is set.");
+  return rt.adapter as ExtendedAdapter;
+}
+
+async function storedAccount(rt: Runtime, ref: { provider: string; providerAccountId: string; userId?: string }) {
+  const account = await adapterOf(rt).getAccount!(ref.providerAccountId, ref.provider);
+  // Someone else's account (or none) is never a source of tokens.
+  if (!account || (ref.userId !== undefined && String(account.userId) !== ref.userId)) return null;
+  return account;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function bindTokenRefresh(rt: Runtime) {
+  const { serverOf, verifyIdTokenSignature } = providerServers(rt);
+  return tokenRefreshMachine.provide({
+    actors: {
+      acquireLease: fromPromise(({ input }) => adapterOf(rt).acquireLease!(input.key, input.holder, new Date(input.expires))),
+      releaseLease: fromPromise(({ input }) => adapterOf(rt).releaseLease!(input.key, input.holder)),
+      readStoredTokens: fromPromise(async ({ input }) => {
+        const account = await storedAccount(rt, input);
+        return account ? tokensOf(account) : null;
+      }),
+      refreshGrant: fromPromise(async ({ input }) => {
+        const provider = oauthProvider(rt, input.provider);
+        const as = await serverOf(provider);
+        if (!as.token_endpoint) throw new OAuthCallbackError(`${provider.id} has no token endpoint to refresh at.`);
+        const client = clientOf(provider);
+        const response = await oauth.refreshTokenGrantRequest(
+          as,
+          client,
+          await clientAuthOf(provider),
+          input.refreshToken,
+          httpOptions(provider, as.token_endpoint),
+        );
+        let result: oauth.TokenEndpointResponse;
+        try {
+          result = await oauth.processRefreshTokenResponse(await idTokenServer(provider, as, response), client, response);
+        } catch (error) {
+          // The provider's answer that this refresh token is spent, revoked or expired: sign in again.
+          if (error instanceof oauth.ResponseBodyError && error.error === "invalid_grant") return { granted: false as const, error };
+          throw error;
+        }
+        if (result.id_token) await verifyIdTokenSignature(provider, as, response, result.id_token);
+        return { granted: true as const, tokens: tokensOf(normaliseTokens(result as unknown as Record<string, unknown>, Date.now())) };
+      }),
+      storeTokens: fromPromise(async ({ input }) => {
+        const updated = await adapterOf(rt).updateAccount!({ provider: input.provider, providerAccountId: input.providerAccountId, ...input.tokens });
+        if (!updated) throw new AdapterError(`The account ${input.provider}/${input.providerAccountId} to store refreshed tokens in is not linked.`);
+      }),
+      storeRefusal: fromPromise(async ({ input }) => {
+        await adapterOf(rt).updateAccount!({ provider: input.provider, providerAccountId: input.providerAccountId, refresh_token: null });
+      }),
+      awaitPeer: fromPromise(async ({ input, signal }) => {
+        let stored: RefreshTokens | null = null;
+        while (!signal.aborted) {
+          const account = await storedAccount(rt, input);
+          stored = account ? tokensOf(account) : null;
+          if (stored && stored.access_token !== input.previous.access_token) return stored;
+          if (stored && typeof stored.refresh_token !== "string") return stored;
+          if (Date.now() + PEER_POLL_MS > input.until) break;
+          await sleep(PEER_POLL_MS);
+        }
+        return stored;
+      }),
+    },
+  });
+}
+
+export type BoundTokenRefresh = ReturnType<typeof bindTokenRefresh>;
+
+export interface RefreshRequest {
+  provider: string;
+  providerAccountId: string;
+  userId?: string;
+  tokens: RefreshTokens;
+  now: number;
+}
+
+type Flight = { outcome: Promise<TokenRefreshOutput>; settledAt?: number };
+
+/** One refresh at a time per account and refresh token, within this runtime. */
+export function createRefresher(rt: Runtime, machine: BoundTokenRefresh) {
+  const flights = new Map<string, Flight>();
+
+  function sweep(now: number) {
+    for (const [key, flight] of flights) if (flight.settledAt !== undefined && now - flight.settledAt > RECENT_MS) flights.delete(key);
+  }
+
+  return {
+    /** Whether the tokens of a session's account are due for a refresh (pure: no effect runs when not). */
+    due(provider: string, tokens: RefreshTokens, now: number): boolean {
+      const margin = rt.federation.refresh[provider];
+      return margin !== undefined && refreshDue(tokens, now, margin);
+    },
+
+    refresh(request: RefreshRequest): Promise<TokenRefreshOutput> {
+      const key = `${request.provider}\n${request.providerAccountId}\n${request.tokens.refresh_token ?? ""}`;
+      const now = Date.now();
+      const known = flights.get(key);
+      if (known && (known.settledAt === undefined || now - known.settledAt <= RECENT_MS)) return known.outcome;
+      if (flights.size > 256) sweep(now);
+      const margin = rt.federation.refresh[request.provider] ?? 0;
+      const flight: Flight = {
+        outcome: runFlow(rt, machine, {
+          provider: request.provider,
+          providerAccountId: request.providerAccountId,
+          ...(request.userId !== undefined ? { userId: request.userId } : {}),
+          tokens: request.tokens,
+          now: request.now,
+          margin,
+          shared: rt.federation.leases,
+          stores: rt.federation.storesTokens,
+          holder: globalThis.crypto.randomUUID(),
+          leaseMs: LEASE_MS,
+        }),
+      };
+      flights.set(key, flight);
+      flight.outcome.then(
+        (output) => {
+          // A refresh that could not be done now is tried again by the next reader.
+          if (output.outcome === "unavailable") flights.delete(key);
+          else flight.settledAt = Date.now();
+        },
+        () => flights.delete(key),
+      );
+      return flight.outcome;
+    },
+  };
+}
+
+export type Refresher = ReturnType<typeof createRefresher>;
+
+/** Logs what a session read's refresh ended with, when it is worth telling: a refusal, or a failure. */
+export function reportRefresh(rt: Runtime, provider: string, outcome: TokenRefreshOutput): void {
+  if (outcome.outcome === "refused" && outcome.failure) {
+    rt.logger.warn("RefreshTokenError", `${provider} refused the refresh token: the person must sign in again.`);
+  } else if (outcome.outcome === "unavailable" || (outcome.outcome === "refreshed" && outcome.failure)) {
+    rt.logger.error("RefreshTokenError", new RefreshTokenError(`The access token of a ${provider} account could not be refreshed${outcome.outcome === "refreshed" ? " and stored" : ""}.`, { cause: outcome.failure?.error }));
+  }
+}
+
+const refreshers = new WeakMap<Runtime, Refresher>();
+
+/** The refresher of a runtime: its machine bound once, its flights shared by every session read. */
+export function refresherOf(rt: Runtime): Refresher {
+  let refresher = refreshers.get(rt);
+  if (!refresher) {
+    refresher = createRefresher(rt, bindTokenRefresh(rt));
+    refreshers.set(rt, refresher);
+  }
+  return refresher;
+}

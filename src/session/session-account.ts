@@ -1,0 +1,48 @@
+/**
+ * The OAuth/OIDC account a session was signed in with, as the session keeps it: in the JWT (claim
+ * `account`) only what the library needs later — the tokens to refresh, the ID token to end the
+ * provider's session — and in a database session record a reference to the stored account.
+ */
+import { decodeJwt } from "jose";
+import type { Runtime } from "../config/runtime.js";
+import type { Account, SessionAccount } from "../types.js";
+
+/** The token fields a refresh renews. */
+const REFRESHED_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const;
+
+/** The OpenID Provider's session id: the `sid` claim of the sign-in's (already validated) ID token. */
+export function providerSessionId(account: Pick<Account, "id_token">): string | undefined {
+  if (typeof account.id_token !== "string") return undefined;
+  try {
+    const sid = decodeJwt(account.id_token).sid;
+    return typeof sid === "string" && sid.length > 0 ? sid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether an access token can be refreshed at all: it has an expiry and a refresh token to renew it with. */
+export function refreshable(tokens: Pick<Account, "refresh_token" | "expires_at">): boolean {
+  return typeof tokens.refresh_token === "string" && typeof tokens.expires_at === "number";
+}
+
+/**
+ * What a JWT session keeps of the account it was signed in with, or undefined when the library
+ * will do nothing with it: refresh (the provider's tokens expire and can be renewed) and/or
+ * RP-initiated logout (the ID token is the `id_token_hint`).
+ */
+export function sessionAccountOf(rt: Runtime, account: Account): SessionAccount | undefined {
+  if (account.type !== "oauth" && account.type !== "oidc") return undefined;
+  const refreshes = account.provider in rt.federation.refresh && refreshable(account);
+  const logsOut = rt.federation.rpInitiatedLogout.has(account.provider) && typeof account.id_token === "string";
+  if (!refreshes && !logsOut) return undefined;
+  const kept: SessionAccount = { provider: account.provider, providerAccountId: account.providerAccountId, type: account.type };
+  const fields = kept as unknown as Record<string, unknown>;
+  if (refreshes) for (const field of REFRESHED_FIELDS) if (account[field] !== undefined) fields[field] = account[field];
+  if (logsOut) {
+    kept.id_token = account.id_token!;
+    const sid = providerSessionId(account);
+    if (sid) kept.sid = sid;
+  }
+  return kept;
+}
