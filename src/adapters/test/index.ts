@@ -48,6 +48,13 @@ export interface AdapterConformanceOptions {
   teardown?(): Promise<void>;
   /** When set, the suite is registered but skipped, and this reason shows in the report. */
   skip?: string;
+  /**
+   * Check appauth's extensions that token refresh and back-channel logout use (updateAccount,
+   * acquireLease/releaseLease, sessions linked to their sign-in with deleteSessionsByAccount).
+   * Default true; an adapter that does not offer them sets false (the core then refreshes within one
+   * process only, and back-channel logout cannot be configured).
+   */
+  extensions?: boolean;
 }
 
 /**
@@ -94,8 +101,10 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeAuthenticators(ctx);
     describeDeleteUser(ctx);
     describeCreateUserAndLinkAccount(ctx);
-    describeAccountUpdates(ctx);
-    describeSessionLinks(ctx);
-    describeLeases(ctx);
+    if (options.extensions !== false) {
+      describeAccountUpdates(ctx);
+      describeSessionLinks(ctx);
+      describeLeases(ctx);
+    }
   });
 }

@@ -10,6 +10,7 @@ import { CONFIDENTIAL_CLIENT, PUBLIC_CLIENT, startTestProvider, type TestProvide
 import { isDeletion, setCookieNamed } from "../../helpers/set-cookie.js";
 import type { TestClient } from "../../helpers/test-client.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
+import { getRuntime } from "../../../src/config/runtime.js";
 import { encode } from "../../../src/jwt/index.js";
 import type { OIDCConfig } from "../../../src/providers/oauth-types.js";
 import type { AuthConfig, SessionAccount } from "../../../src/types.js";
@@ -181,14 +182,9 @@ describe("POST /signout with RP-initiated logout (JWT sessions)", () => {
     expect(out.searchParams.get("id_token_hint")).toBe(idTokens[0]);
   });
 
-  it("still signs out, to the callback URL, when the end-session endpoint is refused (plain http off loopback)", async () => {
+  it("refuses at start-up an explicit end-session endpoint on plain http off loopback", () => {
     const { config } = recording([loggingOut({ rpInitiatedLogout: { endSessionEndpoint: "http://logout.example/end" } })]);
-    const client = await signedIn(config);
-    const response = await client.signOut("/goodbye");
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/goodbye`);
-    expect(setCookieNamed(response, LOGOUT_COOKIE)).toBeUndefined();
-    expect(await client.session()).toBeNull();
-    expect(config.logger.codes("error")).toContain("SignOutError");
+    expect(() => getRuntime(config, {})).toThrow(/rpInitiatedLogout\.endSessionEndpoint must use https/);
   });
 });
 
