@@ -30,6 +30,8 @@ export interface RequestContext {
   query: URLSearchParams;
   /** Form or JSON body of a POST, as strings; empty for GET or an unreadable body. */
   body: Record<string, unknown>;
+  /** A URL-encoded POST's fields with every value (a field sent twice is visible here, not in `body`). */
+  form?: URLSearchParams;
   jar: CookieJar;
   cookies: ResolvedCookies;
   secure: boolean;

@@ -73,33 +73,36 @@ export function parseAction(pathname: string, basePath: string): { action: AuthA
   return providerId ? { action, providerId } : null;
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown>> {
+/** The body of a POST: its fields (first value wins), and for a form every value of every field. */
+async function readBody(request: Request): Promise<{ body: Record<string, unknown>; form?: URLSearchParams }> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return {};
+  if (declared > MAX_BODY_BYTES) return { body: {} };
   let text: string;
   try {
     text = await request.text();
   } catch {
-    return {};
+    return { body: {} };
   }
-  if (text.length > MAX_BODY_BYTES || text.length === 0) return {};
+  if (text.length > MAX_BODY_BYTES || text.length === 0) return { body: {} };
   const type = request.headers.get("content-type")?.toLowerCase() ?? "";
   if (type.includes("application/json")) {
     try {
       const parsed: unknown = JSON.parse(text);
-      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return { body: parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {} };
     } catch {
-      return {};
+      return { body: {} };
     }
   }
   // Form posts, and anything else: read as URL-encoded fields (first value wins).
   const body: Record<string, unknown> = {};
+  let form: URLSearchParams;
   try {
-    for (const [key, value] of new URLSearchParams(text)) if (!(key in body)) body[key] = value;
+    form = new URLSearchParams(text);
+    for (const [key, value] of form) if (!(key in body)) body[key] = value;
   } catch {
-    return {};
+    return { body: {} };
   }
-  return body;
+  return { body, form };
 }
 
 /** Builds the context of a request; throws UnknownAction or UntrustedHost for requests it cannot serve. */
@@ -113,6 +116,7 @@ export async function buildContext(rt: Runtime, request: Request): Promise<Reque
   const method = request.method === "GET" || request.method === "HEAD" ? "GET" : request.method === "POST" ? "POST" : null;
   if (!method) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: only GET and POST are served.`);
   const secure = rt.useSecureCookies ?? origin.startsWith("https:");
+  const posted = method === "POST" ? await readBody(request) : { body: {} };
   return {
     request,
     method,
@@ -122,7 +126,8 @@ export async function buildContext(rt: Runtime, request: Request): Promise<Reque
     origin,
     baseUrl: `${origin}${rt.basePath === "/" ? "" : rt.basePath}`,
     query: url.searchParams,
-    body: method === "POST" ? await readBody(request) : {},
+    body: posted.body,
+    ...(posted.form ? { form: posted.form } : {}),
     jar: parseCookies(request.headers.get("cookie")),
     cookies: rt.cookies(secure),
     secure,

@@ -73,7 +73,8 @@ export async function handleBackchannelLogout(
     providerId: provider.id,
     ...(accepted ? { maxAge: accepted.maxAge } : {}),
     form: isFormPost(ctx.request),
-    logoutTokens: posted === undefined ? [] : [posted],
+    // Every value: a logout_token sent twice is refused, not settled by picking one.
+    logoutTokens: ctx.form ? ctx.form.getAll("logout_token") : posted === undefined ? [] : [posted],
     now: Math.floor(Date.now() / 1000),
     holder: crypto.randomUUID(),
   });

@@ -177,6 +177,17 @@ describe("POST /backchannel-logout/:provider refuses a request", () => {
     await expectRefused(await client().post(url, { token: await logoutToken(op, adas()) }, { withCookies: false }), /logout_token/);
   });
 
+  it("with logout_token sent twice (two valid tokens: neither is picked), and ends nothing", async () => {
+    const ada = await signedIn(op, setup);
+    const body = new URLSearchParams([
+      ["logout_token", await logoutToken(op, adas())],
+      ["logout_token", await logoutToken(op, adas())],
+    ]).toString();
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    await expectRefused(await client().request("POST", url, { headers, body, withCookies: false }), /logout_token/);
+    expect(await stillSignedIn(ada)).toBe(true);
+  });
+
   it("with an empty body", async () => {
     await expectRefused(await client().post(url, {}, { withCookies: false }), /logout_token/);
   });
