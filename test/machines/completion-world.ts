@@ -61,6 +61,8 @@ export interface Setting {
   allowDangerousEmailAccountLinking: boolean;
   /** Whether the provider asserts the email verified. */
   emailVerified: boolean;
+  /** Whether the adapter can update a linked account (so a returning person's new tokens are kept). */
+  updatesAccountTokens?: boolean;
 }
 
 export type AdapterEffect =
@@ -69,6 +71,7 @@ export type AdapterEffect =
   | "linkAccount"
   | "createUserWithAccount"
   | "markEmailVerified"
+  | "updateAccountTokens"
   | "issueSession";
 
 /** What the outside world answers. */
@@ -85,6 +88,8 @@ export interface World {
 export function completionInput(setting: Setting): SignInCompletionInput {
   const { email } = setting;
   const withEmail = email === undefined ? {} : { email };
+  // Given to every kind of sign-in as the runtime gives it: only OAuth/OIDC accounts have tokens to keep.
+  const updates = setting.updatesAccountTokens ? { updatesAccountTokens: true } : {};
   if (setting.provider === "credentials") {
     const user: User = { id: "user-7", name: "Ada L.", ...withEmail };
     return {
@@ -95,6 +100,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       credentials: { username: "ada", password: "correct horse" },
       ...(setting.signedIn ? { currentUserId: ada.id } : {}),
       hasAdapter: setting.hasAdapter,
+      ...updates,
       req: requestContext("callback"),
     };
   }
@@ -107,6 +113,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       emailVerified: setting.emailVerified,
       ...(setting.signedIn ? { currentUserId: ada.id } : {}),
       hasAdapter: setting.hasAdapter,
+      ...updates,
       req: requestContext("callback", "GET"),
     };
   }
@@ -120,6 +127,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
     emailVerified: setting.emailVerified,
     ...(setting.signedIn ? { currentUserId: ada.id } : {}),
     hasAdapter: setting.hasAdapter,
+    ...updates,
     req: requestContext("callback", "GET"),
   };
 }
@@ -148,6 +156,7 @@ export function completionIn(world: World) {
         ({ user, emailVerified }: { user: User; account: Account; emailVerified: boolean }) => newUserFrom(user, emailVerified),
       ),
       markEmailVerified: answer("markEmailVerified", ({ userId }: { userId: string }) => markedVerified(userId)),
+      updateAccountTokens: answer("updateAccountTokens", (_: { account: Account }): void => undefined),
       issueSession: answer("issueSession", () => sessionCookies),
     },
   });

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { databaseSessionMachine, type DatabaseSessionInput } from "../../machines/index.js";
+import { databaseSessionMachine, type DatabaseSessionInput, type RefreshedAccount } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
-import type { AdapterSession, AdapterUser, Session } from "../../src/types.js";
+import type { AdapterAccount, AdapterSession, AdapterUser, Session } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
@@ -26,7 +26,8 @@ const read: DatabaseSessionInput = {
 
 type Loaded = { session: AdapterSession; user: AdapterUser } | null;
 type Extended = { session: AdapterSession; cookies: SetCookie[] };
-type Shaping = { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown };
+type Shaping = { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown; account?: AdapterAccount; error?: string };
+type RefreshRequest = { provider: string; providerAccountId: string; userId: string; now: number };
 
 /** Fakes for a store holding Ada's session; each test overrides the effect it is about. */
 function fakes(
@@ -34,9 +35,11 @@ function fakes(
     load?: () => Promise<Loaded>;
     extend?: (input: { session: AdapterSession; expires: number }) => Promise<Extended>;
     shape?: (input: Shaping) => Promise<Session>;
+    refresh?: (input: RefreshRequest) => Promise<RefreshedAccount>;
   } = {},
 ) {
   const effects = {
+    refreshAccount: vi.fn(overrides.refresh ?? (async (_: RefreshRequest): Promise<RefreshedAccount> => ({ account: null }))),
     loadSession: vi.fn(overrides.load ?? (async (): Promise<Loaded> => ({ session: record, user: ada }))),
     extendSession: vi.fn(
       overrides.extend ?? (async (input: { session: AdapterSession; expires: number }) => ({ session: { ...input.session, expires: new Date(input.expires) }, cookies: written })),
@@ -50,6 +53,7 @@ function fakes(
       loadSession: fromPromise(() => effects.loadSession()),
       extendSession: fromPromise(({ input }) => effects.extendSession(input)),
       sessionCallback: fromPromise(({ input }) => effects.sessionCallback(input)),
+      refreshAccount: fromPromise(({ input }) => effects.refreshAccount(input)),
     },
   });
   return { effects, machine };
@@ -265,5 +269,94 @@ describe("database session machine", () => {
     const { output, emitted } = await runToEnd(machine, read);
     expect(output.outcome).toBe("active");
     if (output.outcome === "active") expect(emitted).toEqual([{ type: "session", session: output.session }]);
+  });
+});
+
+describe("database session machine: the signed-in account's access token", () => {
+  const refresh = { oidc: 60 };
+  const viaOidc: AdapterSession = { ...record, provider: "oidc", providerAccountId: "ada" };
+  const account: AdapterAccount = {
+    userId: ada.id,
+    type: "oidc",
+    provider: "oidc",
+    providerAccountId: "ada",
+    access_token: "at-2",
+    refresh_token: "rt-2",
+    expires_at: now / 1000 + 3600,
+  };
+  const loadsOidc = async (): Promise<Loaded> => ({ session: viaOidc, user: ada });
+
+  it("refreshes the account a session was signed in with, and hands it to the session callback", async () => {
+    const { machine, effects } = fakes({ load: loadsOidc, refresh: async () => ({ account }) });
+    const { value, output } = await runToEnd(machine, { ...read, refresh });
+    expect(value).toBe("active");
+    expect(effects.refreshAccount).toHaveBeenCalledExactlyOnceWith({ provider: "oidc", providerAccountId: "ada", userId: ada.id, now });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: viaOidc.expires.toISOString(), account });
+    // A refresh writes to the account, not to the session: no cookie.
+    expect(output).toMatchObject({ outcome: "active", cookies: [] });
+  });
+
+  it("refreshes after an extension that is due, with the extended session's expiry shown", async () => {
+    const { machine, effects } = fakes({ load: loadsOidc, refresh: async () => ({ account }) });
+    const { output } = await runToEnd(machine, { ...read, refresh, updateAge: 0 });
+    expect(effects.extendSession.mock.invocationCallOrder[0]!).toBeLessThan(effects.refreshAccount.mock.invocationCallOrder[0]!);
+    expect(output).toMatchObject({ outcome: "active", cookies: written });
+  });
+
+  it("a refused refresh token shows as RefreshTokenError, with or without a session callback", async () => {
+    const refusedAccount = { ...account, refresh_token: undefined };
+    const refused = async (): Promise<RefreshedAccount> => ({ account: refusedAccount, error: "RefreshTokenError" });
+    const shaped = fakes({ load: loadsOidc, refresh: refused });
+    await runToEnd(shaped.machine, { ...read, refresh });
+    expect(shaped.effects.sessionCallback).toHaveBeenCalledWith({
+      user: ada,
+      expires: viaOidc.expires.toISOString(),
+      account: refusedAccount,
+      error: "RefreshTokenError",
+    });
+    const plain = fakes({ load: loadsOidc, refresh: refused });
+    const { output } = await runToEnd(plain.machine, { ...read, refresh, callbacks: { session: false } });
+    expect(output).toMatchObject({ outcome: "active", session: { error: "RefreshTokenError" } });
+  });
+
+  it("a refresh that cannot be done now keeps the session, and shows RefreshTokenUnavailable", async () => {
+    const unavailable = async (): Promise<RefreshedAccount> => ({ account, error: "RefreshTokenUnavailable" });
+    const crashed = () => Promise.reject(new Error("getAccount: the database is unreachable"));
+    for (const refreshAccount of [unavailable, crashed]) {
+      const shaped = fakes({ load: loadsOidc, refresh: refreshAccount });
+      const { value } = await runToEnd(shaped.machine, { ...read, refresh });
+      expect(value).toBe("active");
+      expect(shaped.effects.sessionCallback).toHaveBeenCalledWith(expect.objectContaining({ error: "RefreshTokenUnavailable" }));
+      const plain = fakes({ load: loadsOidc, refresh: refreshAccount });
+      const { output } = await runToEnd(plain.machine, { ...read, refresh, callbacks: { session: false } });
+      expect(output).toEqual({
+        outcome: "active",
+        session: { user: { name: "Ada", email: "ada@example.com", image: "https://img.example/ada.png" }, expires: viaOidc.expires.toISOString(), error: "RefreshTokenUnavailable" },
+        cookies: [],
+      });
+    }
+  });
+
+  it("an account unlinked since is neither shown nor an error", async () => {
+    const { machine, effects } = fakes({ load: loadsOidc, refresh: async () => ({ account: null }) });
+    await runToEnd(machine, { ...read, refresh });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: viaOidc.expires.toISOString() });
+  });
+
+  it("runs no refresh for a session without a recorded account, or of a provider whose tokens are not refreshed", async () => {
+    const cases: Array<[string, AdapterSession, Record<string, number> | undefined]> = [
+      ["no account recorded", record, refresh],
+      ["NULL columns", { ...record, provider: null, providerAccountId: null }, refresh],
+      ["a provider but no account id", { ...record, provider: "oidc", providerAccountId: null }, refresh],
+      ["another provider", { ...viaOidc, provider: "github" }, refresh],
+      ["no refresh settings", viaOidc, undefined],
+    ];
+    for (const [name, session, settings] of cases) {
+      const { machine, effects } = fakes({ load: async () => ({ session, user: ada }), refresh: async () => ({ account }) });
+      const { output } = await runToEnd(machine, { ...read, ...(settings ? { refresh: settings } : {}) });
+      expect(effects.refreshAccount, name).not.toHaveBeenCalled();
+      expect(effects.sessionCallback, name).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: session.expires.toISOString() });
+      expect(output, name).toMatchObject({ outcome: "active" });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { databaseSessionMachine as machine, type DatabaseSessionInput } from "../../machines/index.js";
+import { databaseSessionMachine as machine, type DatabaseSessionInput, type RefreshedAccount } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
-import type { AdapterSession, AdapterUser, Session } from "../../src/types.js";
+import type { AdapterAccount, AdapterSession, AdapterUser, Session, SessionError } from "../../src/types.js";
 import {
   effectNames,
   effectPaths,
@@ -28,7 +28,22 @@ const lastExtended = (ago: number): AdapterSession => ({ sessionToken: "session-
 const extendedCookies: SetCookie[] = [
   { name: "__Secure-appauth.session-token", value: "session-token-1", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
 ];
+/** Signed in through the OP, whose access tokens are refreshed; and through GitHub, whose are not. */
+const viaOidc = { provider: "oidc", providerAccountId: "ada" };
+const viaGithub = { provider: "github", providerAccountId: "4711" };
+const refresh = { oidc: 60 };
+const stored: AdapterAccount = {
+  userId: ada.id,
+  type: "oidc",
+  provider: "oidc",
+  providerAccountId: "ada",
+  access_token: "at-1",
+  refresh_token: "rt-1",
+  expires_at: Math.floor(now / 1000) + 30,
+  token_type: "bearer",
+};
 const storeDown = new Error("loadSession: the session store is unreachable");
+const refresherCrashed = new Error("refreshAccount: the account store is unreachable");
 const extendFailed = new Error("extendSession: the session to extend no longer exists");
 const sessionCallbackCrashed = new Error("session callback: undefined is not a function");
 
@@ -39,8 +54,26 @@ const outcomes = {
     returns("finds a session extended a millisecond less than a day ago", () => ({ session: lastExtended(day * second - 1), user: ada })),
     // Written when maxAge was longer (or by an instance whose clock runs ahead): an extension now would shorten it.
     returns("finds a session that expires later than a fresh one would", () => ({ session: lastExtended(-60 * second), user: ada })),
+    returns("finds an OIDC session extended a minute ago", () => ({ session: { ...lastExtended(60 * second), ...viaOidc }, user: ada })),
+    returns("finds an OIDC session extended a day ago", () => ({ session: { ...lastExtended(day * second), ...viaOidc }, user: ada })),
+    returns("finds a GitHub session", () => ({ session: { ...lastExtended(60 * second), ...viaGithub }, user: ada })),
+    // Written before sessions recorded their account: the columns are NULL.
+    returns("finds a session whose account is not recorded", () => ({
+      session: { ...lastExtended(60 * second), provider: null, providerAccountId: null },
+      user: ada,
+    })),
     returns("returns null", () => null),
     throws("throws", storeDown),
+  ],
+  refreshAccount: [
+    returns("finds it fresh", (): RefreshedAccount => ({ account: stored })),
+    returns("refreshes it", (): RefreshedAccount => ({
+      account: { ...stored, access_token: "at-2", refresh_token: "rt-2", expires_at: Math.floor(now / 1000) + 3600 },
+    })),
+    returns("is refused", (): RefreshedAccount => ({ account: { ...stored, refresh_token: undefined }, error: "RefreshTokenError" })),
+    returns("is unavailable", (): RefreshedAccount => ({ account: stored, error: "RefreshTokenUnavailable" })),
+    returns("finds it unlinked", (): RefreshedAccount => ({ account: null })),
+    throws("throws", refresherCrashed),
   ],
   extendSession: [
     returns("extends it", ({ session, expires }: { session: AdapterSession; expires: number }) => ({
@@ -58,7 +91,7 @@ const outcomes = {
   ],
 };
 
-const read = { now, maxAge, updateAge, req: requestContext("session", "GET") };
+const read = { now, maxAge, updateAge, refresh, req: requestContext("session", "GET") };
 const requests = {
   "no cookie": read,
   "an empty cookie": { ...read, sessionToken: "" },
@@ -98,6 +131,21 @@ const outputOf = (path: Path, effect: string) => {
 function extensionExpected(path: Path, record: AdapterSession): boolean {
   const { now, maxAge, updateAge } = path.input;
   return BigInt(now) + BigInt(maxAge) * 1000n - BigInt(record.expires.valueOf()) >= BigInt(updateAge) * 1000n;
+}
+
+/** Written from the rule: a session signed in with an account of a provider whose tokens are refreshed. */
+function refreshExpected(path: Path, record: AdapterSession): boolean {
+  const { provider, providerAccountId } = record;
+  return typeof provider === "string" && typeof providerAccountId === "string" && path.input.refresh?.[provider] !== undefined;
+}
+
+/** The account and the error the session is shaped with: what the refresh returned; a refresh that threw is unavailable. */
+function refreshedAccount(path: Path): { account?: AdapterAccount; error?: SessionError } {
+  const step = path.steps.find((s) => s.effect === "refreshAccount");
+  if (!step) return {};
+  if ("error" in step.ending) return { error: "RefreshTokenUnavailable" };
+  const { account, error } = step.ending.output as RefreshedAccount;
+  return { ...(account ? { account } : {}), ...(error ? { error } : {}) };
 }
 
 describe("database session: paths generated from the machine", () => {
@@ -147,16 +195,29 @@ describe("database session: paths generated from the machine", () => {
         });
       }
 
-      // A callback the application did not configure is never invoked; one it did gets the expiry the client sees.
+      // The signed-in account is refreshed (when its provider's are) after any extension, before the session is shaped.
+      const refreshing = played.invoked.filter((call) => call.effect === "refreshAccount");
+      const extensionFailed = path.steps.some((s) => s.effect === "extendSession" && "error" in s.ending);
+      expect(refreshing.length).toBe(loaded && !extensionFailed && refreshExpected(path, loaded.session) ? 1 : 0);
+      if (refreshing.length) {
+        expect(refreshing[0]!.input).toEqual({ provider: loaded!.session.provider, providerAccountId: loaded!.session.providerAccountId, userId: ada.id, now });
+        if (extended) expect(ran.indexOf("extendSession")).toBeLessThan(ran.indexOf("refreshAccount"));
+      }
+      const { account, error } = refreshedAccount(path);
+
+      // A callback the application did not configure is never invoked; one it did gets the expiry the client
+      // sees, and the account with what became of its tokens.
       if (!input.callbacks.session) expect(ran).not.toContain("sessionCallback");
       const expires = extended ? new Date(newExpiry).toISOString() : loaded?.session.expires.toISOString();
       const shaped = played.invoked.find((call) => call.effect === "sessionCallback");
       if (shaped) {
-        expect(shaped.input).toEqual(
-          input.update
-            ? { user: ada, expires, trigger: "update", newSession: input.update.data }
-            : { user: ada, expires },
-        );
+        expect(shaped.input).toEqual({
+          user: ada,
+          expires,
+          ...(input.update ? { trigger: "update", newSession: input.update.data } : {}),
+          ...(account ? { account } : {}),
+          ...(error ? { error } : {}),
+        });
       }
 
       // Cookies only come with an active session, and only when its expiry was pushed forward.
@@ -165,14 +226,15 @@ describe("database session: paths generated from the machine", () => {
         expect(output.cookies).toEqual(extended ? extendedCookies : []);
         const expected: Session = input.callbacks.session
           ? (outputOf(path, "sessionCallback") as Session)
-          : { user: { name: ada.name!, email: ada.email, image: ada.image! }, expires: expires! };
+          : { user: { name: ada.name!, email: ada.email, image: ada.image! }, expires: expires!, ...(error ? { error } : {}) };
         expect(output.session).toEqual(expected);
         expect(output.session.expires).toBe(expires);
       }
 
       // Invalid carries the failure when an effect threw, and nothing when the store found no session.
       if (output.outcome === "invalid") {
-        const thrown = path.steps.find((s) => "error" in s.ending);
+        // A refresh that throws does not end the session: it only shows as RefreshTokenUnavailable.
+        const thrown = path.steps.find((s) => s.effect !== "refreshAccount" && "error" in s.ending);
         expect(output).toEqual(
           thrown && "error" in thrown.ending ? { outcome: "invalid", failure: { error: thrown.ending.error } } : { outcome: "invalid" },
         );

@@ -13,8 +13,10 @@
  * and is otherwise not linked; (d) anything else creates a new user with the account. (e) Without an
  * adapter, or for credentials, nobody is looked up. (f) An email sign-in that signs in a stored user
  * (a known account, or one just linked) whose stored address is the proved one and nobody had verified marks it verified; a user
- * it creates is created verified or not as the sign-in says, and is not marked. A session is issued
- * last; an adapter or session effect that throws fails the sign-in with its error.
+ * it creates is created verified or not as the sign-in says, and is not marked. (g) A returning person's
+ * OAuth/OIDC account (known, and theirs) is given this sign-in's tokens when the adapter can update
+ * accounts; a new or newly linked account is written with them already. A session is issued last; an
+ * adapter or session effect that throws fails the sign-in with its error.
  */
 import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
 import type { AdapterUser, User } from "../../src/types.js";
@@ -97,6 +99,8 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
       // (a) Someone else's account is not taken over by whoever is signed in here.
       if (signedInAs !== undefined && owner.id !== signedInAs) return notLinked();
       signsInStored = owner;
+      // (g) The stored tokens are replaced by this sign-in's.
+      if (setting.updatesAccountTokens && setting.provider === "oauth" && fails("updateAccountTokens")) return failed();
     } else if (signedInAs !== undefined) {
       // (b) A new account for the person signed in here.
       if (fails("linkAccount")) return failed();

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { sessionMachine, type SessionInput } from "../../machines/index.js";
+import { sessionMachine, type SessionInput, type TokenRefreshOutput } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
-import type { JWT, Session } from "../../src/types.js";
+import type { JWT, Session, SessionAccount } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
@@ -19,16 +19,24 @@ const read: SessionInput = { token: "sealed", now, updateAge: day, callbacks: bo
 
 type Decoded = { payload: JWT; secretIndex: number } | null;
 type Kept = { token: JWT | null; changed: boolean };
+type RefreshRequest = { account: SessionAccount; userId?: string; now: number };
 
 /** Fakes for a readable cookie holding `token`; each test overrides the effect it is about. */
-function fakes(overrides: { decoded?: Decoded; jwt?: (input: { token: JWT }) => Promise<Kept> } = {}) {
+function fakes(
+  overrides: {
+    decoded?: Decoded;
+    jwt?: (input: { token: JWT }) => Promise<Kept>;
+    refresh?: (input: RefreshRequest) => Promise<TokenRefreshOutput>;
+  } = {},
+) {
   const decoded = overrides.decoded === undefined ? { payload: token, secretIndex: 0 } : overrides.decoded;
   const effects = {
+    refreshAccount: vi.fn(overrides.refresh ?? (async (_: RefreshRequest): Promise<TokenRefreshOutput> => ({ outcome: "fresh" }))),
     decodeSessionToken: vi.fn(async () => decoded),
     jwtCallback: vi.fn(overrides.jwt ?? (async (input: { token: JWT }) => ({ token: input.token, changed: false }))),
     encodeSessionToken: vi.fn(async (_input: { token: JWT }) => ({ cookies: reissued, expires: reissuedExpires })),
     sessionCallback: vi.fn(
-      async (input: { token: JWT; expires: string; trigger?: "update"; newSession?: unknown }): Promise<Session> => ({
+      async (input: { token: JWT; expires: string; trigger?: "update"; newSession?: unknown; error?: string }): Promise<Session> => ({
         user: { name: input.token.name ?? null },
         expires: input.expires,
       }),
@@ -40,6 +48,7 @@ function fakes(overrides: { decoded?: Decoded; jwt?: (input: { token: JWT }) => 
       jwtCallback: fromPromise(({ input }) => effects.jwtCallback(input)),
       encodeSessionToken: fromPromise(({ input }) => effects.encodeSessionToken(input)),
       sessionCallback: fromPromise(({ input }) => effects.sessionCallback(input)),
+      refreshAccount: fromPromise(({ input }) => effects.refreshAccount(input)),
     },
   });
   return { effects, machine };
@@ -217,5 +226,142 @@ describe("session machine", () => {
     if (output.outcome === "active") {
       expect(emitted).toEqual([{ type: "session", session: output.session, token: { ...token, role: "admin" } }]);
     }
+  });
+});
+
+describe("session machine: the signed-in account's access token", () => {
+  const refresh = { oidc: 60 };
+  /** Signed in through the OP; its access token expires in 30 seconds, inside the 60-second margin. */
+  const account: SessionAccount = {
+    provider: "oidc",
+    providerAccountId: "ada",
+    type: "oidc",
+    access_token: "at-1",
+    refresh_token: "rt-1",
+    expires_at: nowSeconds + 30,
+    token_type: "bearer",
+    scope: "openid profile",
+    id_token: "id-1",
+    sid: "op-session-1",
+  };
+  const signedIn: JWT = { ...token, account };
+  const opened = { payload: signedIn, secretIndex: 0 };
+  const renewedTokens = { ...account, access_token: "at-2", refresh_token: "rt-2", expires_at: nowSeconds + 3600, id_token: "id-2" };
+  const refreshed = async (): Promise<TokenRefreshOutput> => ({ outcome: "refreshed", tokens: renewedTokens, source: "grant" });
+  const invalidGrant = new Error("invalid_grant");
+  const refused = async (): Promise<TokenRefreshOutput> => ({ outcome: "refused", failure: { error: invalidGrant, as: "SessionTokenError" } });
+  const unavailable = async (): Promise<TokenRefreshOutput> => ({ outcome: "unavailable", failure: { error: new TypeError("fetch failed") } });
+  const keepsToken = async (input: { token: JWT }): Promise<Kept> => ({ token: input.token, changed: false });
+  const configured = [bothCallbacks, noCallbacks, { jwt: true, session: false }, { jwt: false, session: true }];
+  const encodedToken = (effects: ReturnType<typeof fakes>["effects"]) => effects.encodeSessionToken.mock.calls[0]![0].token;
+
+  it("refreshes a due access token once, and re-issues the token with the new one, whichever callbacks are configured", async () => {
+    for (const callbacks of configured) {
+      const { machine, effects } = fakes({ decoded: opened, refresh: refreshed, jwt: keepsToken });
+      const { value, output, emitted } = await runToEnd(machine, { ...read, callbacks, refresh });
+      expect(value, JSON.stringify(callbacks)).toBe("active");
+      expect(effects.refreshAccount).toHaveBeenCalledExactlyOnceWith({ account, userId: "user-1", now });
+      // The new tokens are what the cookie now holds: a refresh that is not written back is spent for nothing.
+      expect(effects.encodeSessionToken, JSON.stringify(callbacks)).toHaveBeenCalledOnce();
+      const renewed = { ...signedIn, account: renewedTokens };
+      expect(encodedToken(effects)).toEqual(renewed);
+      expect(output).toMatchObject({ outcome: "active", cookies: reissued });
+      if (callbacks.jwt) expect(effects.jwtCallback).toHaveBeenCalledWith({ token: renewed });
+      if (callbacks.session) expect(effects.sessionCallback).toHaveBeenCalledWith({ token: renewed, expires: reissuedExpires });
+      else if (output.outcome === "active") expect(output.session.error).toBeUndefined();
+      expect(emitted).toEqual([expect.objectContaining({ type: "session", token: renewed })]);
+    }
+  });
+
+  it("keeps a new ID token only where the account kept one", async () => {
+    const { id_token: _none, ...withoutIdToken } = account;
+    const { machine, effects } = fakes({ decoded: { payload: { ...token, account: withoutIdToken }, secretIndex: 0 }, refresh: refreshed });
+    await runToEnd(machine, { ...read, callbacks: noCallbacks, refresh });
+    expect(encodedToken(effects).account).toEqual({ ...renewedTokens, id_token: undefined });
+    expect("id_token" in encodedToken(effects).account!).toBe(false);
+  });
+
+  it("a refused refresh token is dropped, the account marked RefreshTokenError and the token re-issued; the session says so", async () => {
+    const { refresh_token: _spent, ...rest } = account;
+    const marked = { ...signedIn, account: { ...rest, error: "RefreshTokenError" } };
+    for (const callbacks of configured) {
+      const { machine, effects } = fakes({ decoded: opened, refresh: refused, jwt: keepsToken });
+      const { value, output } = await runToEnd(machine, { ...read, callbacks, refresh });
+      expect(value).toBe("active");
+      expect(effects.encodeSessionToken, JSON.stringify(callbacks)).toHaveBeenCalledOnce();
+      expect(encodedToken(effects)).toEqual(marked);
+      expect(encodedToken(effects).account).not.toHaveProperty("refresh_token");
+      if (callbacks.session) expect(effects.sessionCallback).toHaveBeenCalledWith({ token: marked, expires: reissuedExpires });
+      else expect(output).toMatchObject({ outcome: "active", session: { error: "RefreshTokenError" } });
+    }
+  });
+
+  it("an account already marked refused is not refreshed again, and still shows RefreshTokenError", async () => {
+    const { refresh_token: _spent, ...rest } = account;
+    const marked: JWT = { ...token, account: { ...rest, expires_at: nowSeconds - 3600, error: "RefreshTokenError" } };
+    const { machine, effects } = fakes({ decoded: { payload: marked, secretIndex: 0 }, refresh: refreshed });
+    const { output } = await runToEnd(machine, { ...read, callbacks: noCallbacks, refresh });
+    expect(effects.refreshAccount).not.toHaveBeenCalled();
+    expect(effects.encodeSessionToken).not.toHaveBeenCalled();
+    expect(output).toMatchObject({ outcome: "active", session: { error: "RefreshTokenError" }, cookies: [] });
+  });
+
+  it("a refresh that cannot be done now keeps the session and the token as they were, and shows RefreshTokenUnavailable", async () => {
+    const thrown = async (): Promise<TokenRefreshOutput> => {
+      throw new Error("refreshAccount: the refresher crashed");
+    };
+    for (const refreshAccount of [unavailable, thrown]) {
+      for (const callbacks of configured) {
+        const { machine, effects } = fakes({ decoded: opened, refresh: refreshAccount, jwt: keepsToken });
+        const { value, output } = await runToEnd(machine, { ...read, callbacks, refresh });
+        expect(value).toBe("active");
+        // Nothing of the failed refresh is kept: the next read tries again.
+        expect(effects.encodeSessionToken).not.toHaveBeenCalled();
+        expect(output).toMatchObject({ outcome: "active", cookies: [] });
+        if (callbacks.session) {
+          expect(effects.sessionCallback).toHaveBeenCalledWith({ token: signedIn, expires: new Date(token.exp! * 1000).toISOString(), error: "RefreshTokenUnavailable" });
+        } else expect(output).toMatchObject({ session: { error: "RefreshTokenUnavailable" } });
+      }
+    }
+  });
+
+  it("runs no refresh for a token with no account, an account not due, a provider not refreshed, or no refresh settings", async () => {
+    const later = { ...account, expires_at: nowSeconds + 61 };
+    const cases: Array<[string, JWT, Record<string, number> | undefined]> = [
+      ["no account", token, refresh],
+      ["not due", { ...token, account: later }, refresh],
+      ["at the margin's edge, a second early", { ...token, account: { ...account, expires_at: nowSeconds + 61 } }, refresh],
+      ["another provider", { ...token, account: { ...account, provider: "github" } }, refresh],
+      ["no refresh settings", signedIn, undefined],
+      ["no expiry", { ...token, account: { ...account, expires_at: undefined } }, refresh],
+    ];
+    for (const [name, payload, settings] of cases) {
+      const { machine, effects } = fakes({ decoded: { payload, secretIndex: 0 }, refresh: refreshed });
+      const { output } = await runToEnd(machine, { ...read, callbacks: noCallbacks, ...(settings ? { refresh: settings } : {}) });
+      expect(effects.refreshAccount, name).not.toHaveBeenCalled();
+      expect(effects.encodeSessionToken, name).not.toHaveBeenCalled();
+      expect(output, name).toMatchObject({ outcome: "active", cookies: [] });
+      if (output.outcome === "active") expect(output.session.error, name).toBeUndefined();
+    }
+    // Exactly at expires_at - margin it is due.
+    const { machine, effects } = fakes({ decoded: { payload: { ...token, account: { ...account, expires_at: nowSeconds + 60 } }, secretIndex: 0 } });
+    await runToEnd(machine, { ...read, callbacks: noCallbacks, refresh });
+    expect(effects.refreshAccount).toHaveBeenCalledOnce();
+  });
+
+  it("a refresh that finds the token fresh after all changes nothing", async () => {
+    const { machine, effects } = fakes({ decoded: opened, refresh: async () => ({ outcome: "fresh" }) });
+    const { output } = await runToEnd(machine, { ...read, callbacks: noCallbacks, refresh });
+    expect(effects.refreshAccount).toHaveBeenCalledOnce();
+    expect(effects.encodeSessionToken).not.toHaveBeenCalled();
+    expect(output).toMatchObject({ outcome: "active", cookies: [] });
+    if (output.outcome === "active") expect(output.session.error).toBeUndefined();
+  });
+
+  it("hands the refresh the token's subject as the user, and none when the token has no subject", async () => {
+    const { sub: _sub, ...anonymous } = signedIn;
+    const { machine, effects } = fakes({ decoded: { payload: anonymous, secretIndex: 0 } });
+    await runToEnd(machine, { ...read, callbacks: noCallbacks, refresh });
+    expect(effects.refreshAccount).toHaveBeenCalledExactlyOnceWith({ account, now });
   });
 });

@@ -96,6 +96,50 @@ describe("sign-in completion machine", () => {
     expect(output.events).toEqual([expect.objectContaining({ type: "signIn", user: grace, isNewUser: false })]);
   });
 
+  it("a returning OAuth person's new tokens replace those of their linked account, before the session is issued", async () => {
+    const setting = { ...github, updatesAccountTokens: true };
+    for (const [signedIn, owner] of [
+      [false, grace],
+      [true, ada],
+    ] as const) {
+      const { value, output, ran, inputOf } = await complete({ ...setting, signedIn }, { ...nobodyKnown, accountOwner: owner });
+      expect(value).toBe("signedIn");
+      expect(ran).toEqual(["findUserByAccount", "signInCallback", "updateAccountTokens", "issueSession"]);
+      expect(inputOf("updateAccountTokens")).toEqual({ account: completionInput(setting).account });
+      expect(inputOf("updateAccountTokens")).toMatchObject({ account: { access_token: "gho_token" } });
+      // Updating tokens links nothing: the only event is the sign-in.
+      expect(output.events.map((event) => event.type)).toEqual(["signIn"]);
+    }
+  });
+
+  it("an OIDC provider's returning person has their tokens replaced too", async () => {
+    const { machine, ran, inputOf } = completionIn({ ...nobodyKnown, accountOwner: grace });
+    const input = completionInput({ ...github, updatesAccountTokens: true });
+    const oidc = { ...input, provider: { ...input.provider, id: "op", type: "oidc" as const }, account: { ...input.account, provider: "op", type: "oidc" as const } };
+    const { value } = await runToEnd(machine, oidc);
+    expect(value).toBe("signedIn");
+    expect(ran()).toEqual(["findUserByAccount", "signInCallback", "updateAccountTokens", "issueSession"]);
+    expect(inputOf("updateAccountTokens")).toEqual({ account: oidc.account });
+  });
+
+  it("replaces no tokens when the adapter cannot update accounts, for a new or newly linked account, or for an email or credentials sign-in", async () => {
+    const updatable = { ...github, updatesAccountTokens: true };
+    const cases: Array<[string, Setting, World]> = [
+      ["adapter cannot update accounts", github, { ...nobodyKnown, accountOwner: grace }],
+      ["a new user", updatable, nobodyKnown],
+      ["linked to the signed-in user", { ...updatable, signedIn: true }, nobodyKnown],
+      ["linked by email", { ...updatable, allowDangerousEmailAccountLinking: true }, { ...nobodyKnown, emailOwner: grace }],
+      ["someone else's account", { ...updatable, signedIn: true }, { ...nobodyKnown, accountOwner: grace }],
+      ["refused by the signIn callback", updatable, { ...nobodyKnown, accountOwner: grace, signIn: { returns: false } }],
+      ["an email link", { ...emailLink, updatesAccountTokens: true }, { ...nobodyKnown, accountOwner: grace }],
+      ["credentials", { ...updatable, provider: "credentials" }, { ...nobodyKnown, accountOwner: grace }],
+    ];
+    for (const [name, setting, world] of cases) {
+      const { ran } = await complete(setting, world);
+      expect(ran, name).not.toContain("updateAccountTokens");
+    }
+  });
+
   it("an unknown account while signed in is linked to the signed-in user, whoever has its email", async () => {
     const input = completionInput({ ...github, signedIn: true });
     const { value, output, ran, inputOf } = await complete({ ...github, signedIn: true }, { ...nobodyKnown, emailOwner: grace });
@@ -254,6 +298,7 @@ describe("sign-in completion machine", () => {
       ["linkAccount", { ...github, allowDangerousEmailAccountLinking: true }, { ...nobodyKnown, emailOwner: grace }],
       ["markEmailVerified", emailLink, { ...nobodyKnown, accountOwner: hedy }],
       ["markEmailVerified", emailLink, { ...nobodyKnown, emailOwner: hedy }],
+      ["updateAccountTokens", { ...github, updatesAccountTokens: true }, { ...nobodyKnown, accountOwner: grace }],
       ["issueSession", github, nobodyKnown],
     ];
     for (const [effect, setting, world] of reaching) {
@@ -282,6 +327,7 @@ describe("sign-in completion machine", () => {
       email: fc.constantFrom("ada.l@example.com", "grace@example.com", "hedy@example.com", "", null, undefined),
       allowDangerousEmailAccountLinking: fc.boolean(),
       emailVerified: fc.boolean(),
+      updatesAccountTokens: fc.boolean(),
     });
     const worlds = fc.record({
       accountOwner: fc.constantFrom<AdapterUser | null>(null, ada, grace, hedy),
@@ -299,6 +345,7 @@ describe("sign-in completion machine", () => {
             "linkAccount",
             "createUserWithAccount",
             "markEmailVerified",
+            "updateAccountTokens",
             "issueSession",
           )
           .map((effect) => ({ effect, error: new Error(`${effect} failed`) })),

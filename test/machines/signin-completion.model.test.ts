@@ -34,6 +34,7 @@ const emailLookupFailed = new Error("getUserByEmail: the database is unreachable
 const linkFailed = new Error("linkAccount: duplicate key");
 const createFailed = new Error("createUser: the users table is read-only");
 const markFailed = new Error("updateUser: the users table is read-only");
+const tokensNotKept = new Error("updateAccount: the account is no longer linked");
 const sessionFailed = new Error("issueSession: the secret is missing");
 const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
 
@@ -70,6 +71,7 @@ const outcomes = {
     returns("marks the address verified", ({ userId }: { userId: string }) => markedVerified(userId)),
     throws("throws", markFailed),
   ],
+  updateAccountTokens: [returns("updates them", () => undefined), throws("throws", tokensNotKept)],
   issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", sessionFailed)],
 };
 
@@ -80,14 +82,18 @@ const settings: Setting[] = (["oauth", "credentials", "email"] as const).flatMap
       // An email sign-in always has its address: the link was sent to it.
       (provider === "email" ? [true] : both).flatMap((email) =>
         both.flatMap((allowDangerousEmailAccountLinking) =>
-          both.map((emailVerified) => ({
-            provider,
-            hasAdapter,
-            signedIn,
-            email: email ? (provider === "email" ? "hedy@example.com" : "ada.l@example.com") : undefined,
-            allowDangerousEmailAccountLinking,
-            emailVerified,
-          })),
+          both.flatMap((emailVerified) =>
+            // Only an adapter can update accounts.
+            (hasAdapter ? both : [false]).map((updatesAccountTokens) => ({
+              provider,
+              hasAdapter,
+              signedIn,
+              email: email ? (provider === "email" ? "hedy@example.com" : "ada.l@example.com") : undefined,
+              allowDangerousEmailAccountLinking,
+              emailVerified,
+              updatesAccountTokens,
+            })),
+          ),
         ),
       ),
     ),
@@ -102,6 +108,7 @@ function nameOf(setting: Setting): string {
     setting.email ? "an email" : "no email",
     setting.allowDangerousEmailAccountLinking ? "email linking allowed" : "email linking off",
     setting.emailVerified ? "email verified" : "email unverified",
+    ...(setting.updatesAccountTokens ? ["accounts updatable"] : []),
   ].join(", ");
 }
 
@@ -177,6 +184,16 @@ describe("sign-in completion: paths generated from the machine", () => {
       const signIns = output.events.filter((event) => event.type === "signIn");
       expect(signIns).toHaveLength(output.outcome === "signedIn" ? 1 : 0);
       if (signIns.length) expect(output.events.at(-1)).toBe(signIns[0]);
+      // A returning person's tokens go to the account they signed in with, as the provider just gave them.
+      const ran = played.invoked.map((call) => call.effect);
+      const kept = played.invoked.filter((call) => call.effect === "updateAccountTokens");
+      for (const call of kept) expect(call.input).toEqual({ account: path.input.account });
+      if (kept.length) {
+        expect(path.input.provider.type).toBe("oauth");
+        if (ran.includes("issueSession")) expect(ran.indexOf("updateAccountTokens")).toBeLessThan(ran.indexOf("issueSession"));
+        // Nothing new was linked or created: the account was already theirs.
+        expect(output.events.filter((event) => event.type !== "signIn")).toEqual([]);
+      }
     });
   }
 });
