@@ -28,8 +28,15 @@ const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type
 const LEASE_MS = 15_000;
 /** How often a process waiting for a peer's refresh looks at the stored account. */
 const PEER_POLL_MS = 50;
-/** How long a settled refresh is handed to readers that still carry the spent refresh token. */
+/**
+ * How long a refusal is handed to readers that still carry the refused refresh token. A refresh's
+ * new tokens are handed on longer — until they are due themselves (at most an hour): a reader whose
+ * cookie could not be rewritten (a server component, say) still carries the spent refresh token.
+ */
 const RECENT_MS = 30_000;
+const KEEP_REFRESHED_MS = 3_600_000;
+/** Settled refreshes kept at most, oldest dropped first. */
+const MAX_KEPT = 10_000;
 
 /** The token fields of a stored account or a token response (a stored NULL is an absent field). */
 export function tokensOf(account: Partial<AdapterAccount> | Record<string, unknown>): RefreshTokens {
@@ -121,14 +128,19 @@ export interface RefreshRequest {
   now: number;
 }
 
-type Flight = { outcome: Promise<TokenRefreshOutput>; settledAt?: number };
+type Flight = { outcome: Promise<TokenRefreshOutput>; keptUntil?: number };
 
 /** One refresh at a time per account and refresh token, within this runtime. */
 export function createRefresher(rt: Runtime, machine: BoundTokenRefresh) {
   const flights = new Map<string, Flight>();
 
   function sweep(now: number) {
-    for (const [key, flight] of flights) if (flight.settledAt !== undefined && now - flight.settledAt > RECENT_MS) flights.delete(key);
+    for (const [key, flight] of flights) if (flight.keptUntil !== undefined && now > flight.keptUntil) flights.delete(key);
+    // Map order is insertion order: the oldest go first.
+    for (const key of flights.keys()) {
+      if (flights.size <= MAX_KEPT) break;
+      flights.delete(key);
+    }
   }
 
   return {
@@ -142,8 +154,8 @@ export function createRefresher(rt: Runtime, machine: BoundTokenRefresh) {
       const key = `${request.provider}\n${request.providerAccountId}\n${request.tokens.refresh_token ?? ""}`;
       const now = Date.now();
       const known = flights.get(key);
-      if (known && (known.settledAt === undefined || now - known.settledAt <= RECENT_MS)) return known.outcome;
-      if (flights.size > 256) sweep(now);
+      if (known && (known.keptUntil === undefined || now <= known.keptUntil)) return known.outcome;
+      if (flights.size > 1024) sweep(now);
       const margin = rt.federation.refresh[request.provider] ?? 0;
       const flight: Flight = {
         outcome: runFlow(rt, machine, {
@@ -163,8 +175,11 @@ export function createRefresher(rt: Runtime, machine: BoundTokenRefresh) {
       flight.outcome.then(
         (output) => {
           // A refresh that could not be done now is tried again by the next reader.
+          const settled = Date.now();
           if (output.outcome === "unavailable") flights.delete(key);
-          else flight.settledAt = Date.now();
+          else if (output.outcome === "refreshed" && typeof output.tokens.expires_at === "number") {
+            flight.keptUntil = Math.min(settled + KEEP_REFRESHED_MS, (output.tokens.expires_at - margin) * 1000);
+          } else flight.keptUntil = settled + RECENT_MS;
         },
         () => flights.delete(key),
       );

@@ -124,6 +124,25 @@ describe("access-token refresh against a real OP", () => {
       expect(await userinfoAccepts(op, fresh!)).toBe(true);
     });
 
+    it("hands the new tokens to a later read that still carries the spent refresh token (its cookie could not be rewritten)", async () => {
+      const client = new TestClient(oauthConfig([refreshingProvider(op)], { callbacks: showAccessToken }));
+      await signInThroughOp(op, client);
+      const aged = await expireJwtAccessToken(client);
+      const staleCookie = client.cookieHeader()!;
+      const before = refreshGrants(op);
+      // A read whose Set-Cookie is dropped, as in a server component, then later reads with the same old cookie.
+      const read = async () => {
+        const response = await client.get("/session", { withCookies: false, headers: { cookie: staleCookie } });
+        return (await response.json()) as Shown;
+      };
+      const first = await read();
+      const second = await read();
+      expect(refreshGrants(op)).toBe(before + 1);
+      expect(first.accessToken).not.toBe(aged.account!.access_token);
+      expect(second.accessToken).toBe(first.accessToken);
+      expect(second.error).toBeUndefined();
+    });
+
     it("marks the session RefreshTokenError when the refresh token was revoked, keeps it, and does not retry", async () => {
       const config = oauthConfig([refreshingProvider(op)], { callbacks: showAccessToken });
       const client = new TestClient(config);
