@@ -7,17 +7,14 @@ import {
   type LogoutTokenClaims,
 } from "../../machines/index.js";
 import {
-  effectNames,
   effectPaths,
   expectPlayedAsPredicted,
-  finalStateIds,
   playBack,
   returns,
-  stateIds,
   throws,
-  transitionKeys,
   type EffectPath,
   type EffectStep,
+  itCoversTheMachine,
 } from "./effect-paths.js";
 
 const NOW = 1_900_000_000;
@@ -120,24 +117,7 @@ function predict(path: Path): Prediction {
 }
 
 describe("back-channel logout: paths generated from the machine", () => {
-  it("lists outcomes for every effect the machine invokes", () => {
-    expect(Object.keys(outcomes).sort()).toEqual(effectNames(machine).sort());
-  });
-
-  it("reach every state of the machine", () => {
-    const reached = new Set(paths.flatMap((path) => [...path.visited]));
-    expect([...reached].sort()).toEqual(stateIds(machine).sort());
-  });
-
-  it("end in every final state", () => {
-    expect([...new Set(paths.map((path) => path.finalState))].sort()).toEqual(finalStateIds(machine).sort());
-  });
-
-  it("take every transition when the real actor plays them", async () => {
-    const taken = new Set<string>();
-    for (const path of paths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
-    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
-  });
+  itCoversTheMachine(machine, outcomes, paths);
 
   for (const path of paths) {
     it(path.name, async () => {

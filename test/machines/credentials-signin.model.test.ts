@@ -10,16 +10,13 @@ import type { SetCookie } from "../../src/cookies.js";
 import { CredentialsSignin } from "../../src/errors.js";
 import type { User } from "../../src/types.js";
 import {
-  effectNames,
   effectPaths,
   expectPlayedAsPredicted,
-  finalStateIds,
   playBack,
   returns,
-  stateIds,
   throws,
-  transitionKeys,
   type EffectPath,
+  itCoversTheMachine,
 } from "./effect-paths.js";
 import { requestContext } from "./fixtures.js";
 
@@ -103,25 +100,7 @@ async function expectSignInAnnouncedOnlyWhenSignedIn(path: EffectPath<typeof mac
 }
 
 describe("credentials sign-in: paths generated from the machine", () => {
-  it("lists outcomes for every effect the machine invokes", () => {
-    expect(Object.keys(outcomes).sort()).toEqual(effectNames(machine).sort());
-  });
-
-  it("reach every state of the machine", () => {
-    const reached = new Set(paths.flatMap((path) => [...path.visited]));
-    expect([...reached].sort()).toEqual(stateIds(machine).sort());
-  });
-
-  it("end in every final state", () => {
-    const ends = new Set(paths.map((path) => path.finalState));
-    expect([...ends].sort()).toEqual(finalStateIds(machine).sort());
-  });
-
-  it("take every transition when the real actor plays them", async () => {
-    const taken = new Set<string>();
-    for (const path of paths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
-    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
-  });
+  itCoversTheMachine(machine, outcomes, paths);
 
   for (const path of paths) {
     it(path.name, async () => {

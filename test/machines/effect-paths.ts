@@ -10,7 +10,7 @@
  * A flow that spans two requests is walked in two parts: up to the state it rests in (`until`), and
  * from that state, restored with the context the second request builds and sent its event (`resume`).
  */
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import {
   fromPromise,
   getInitialMicrosteps,
@@ -260,4 +260,37 @@ export function transitionKeys(machine: AnyStateMachine): string[] {
 export function effectNames(machine: AnyStateMachine): string[] {
   const names = descendants(machine.root).flatMap((node) => node.invoke.map((invoke) => String(invoke.src)));
   return [...new Set(names)];
+}
+
+/**
+ * The four checks every model test makes of its paths: an outcome is listed for every effect the
+ * machine invokes, the paths reach every state and end in every final state (resting states aside),
+ * and the real actor, playing them back, takes every transition.
+ */
+export function itCoversTheMachine<M extends AnyStateMachine>(
+  machine: M,
+  outcomes: OutcomeTable,
+  paths: EffectPath<M>[],
+  options: { resting?: string } = {},
+): void {
+  it("lists outcomes for every effect the machine invokes", () => {
+    expect(Object.keys(outcomes).sort()).toEqual(effectNames(machine).sort());
+  });
+
+  it("reach every state of the machine", () => {
+    const reached = new Set(paths.flatMap((path) => [...path.visited]));
+    expect([...reached].sort()).toEqual(stateIds(machine).sort());
+  });
+
+  it("end in every final state", () => {
+    const ends = new Set(paths.map((path) => path.finalState));
+    if (options.resting) ends.delete(options.resting);
+    expect([...ends].sort()).toEqual(finalStateIds(machine).sort());
+  });
+
+  it("take every transition when the real actor plays them", async () => {
+    const taken = new Set<string>();
+    for (const path of paths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
+    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
+  });
 }

@@ -10,16 +10,13 @@ import {
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
 import { ada, newUserFrom, sessionCookies } from "./completion-world.js";
 import {
-  effectNames,
   effectPaths,
   expectPlayedAsPredicted,
-  finalStateIds,
   playBack,
   returns,
-  stateIds,
   throws,
-  transitionKeys,
   type EffectPath,
+  itCoversTheMachine,
 } from "./effect-paths.js";
 import { emailLink, requestContext } from "./fixtures.js";
 
@@ -146,26 +143,7 @@ function refusals(paths: Path[]): Set<string> {
 }
 
 describe("email: paths generated from the machine", () => {
-  it("lists outcomes for every effect the machine invokes", () => {
-    expect(Object.keys({ ...requestOutcomes, ...linkOutcomes }).sort()).toEqual(effectNames(machine).sort());
-  });
-
-  it("reach every state of the machine across the two requests", () => {
-    const reached = new Set(allPaths.flatMap((path) => [...path.visited]));
-    expect([...reached].sort()).toEqual(stateIds(machine).sort());
-  });
-
-  it("end in every final state", () => {
-    const ends = new Set(allPaths.map((path) => path.finalState));
-    ends.delete("email.awaitingLink");
-    expect([...ends].sort()).toEqual(finalStateIds(machine).sort());
-  });
-
-  it("take every transition when the real actor plays them", async () => {
-    const taken = new Set<string>();
-    for (const path of allPaths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
-    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
-  });
+  itCoversTheMachine(machine, { ...requestOutcomes, ...linkOutcomes }, allPaths, { resting: "email.awaitingLink" });
 
   describe("the first request", () => {
     it("rests in awaitingLink on one path only: the token stored and the link mailed", () => {

@@ -12,16 +12,13 @@ import type { SetCookie } from "../../src/cookies.js";
 import { OAuthProfileParseError } from "../../src/errors.js";
 import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
 import {
-  effectNames,
   effectPaths,
   expectPlayedAsPredicted,
-  finalStateIds,
   playBack,
   returns,
-  stateIds,
   throws,
-  transitionKeys,
   type EffectPath,
+  itCoversTheMachine,
 } from "./effect-paths.js";
 import { oauthCallback, requestContext } from "./fixtures.js";
 
@@ -169,26 +166,7 @@ async function expectEventsOnlyWhenSignedIn(path: Path) {
 }
 
 describe("OAuth: paths generated from the machine", () => {
-  it("lists outcomes for every effect the machine invokes", () => {
-    expect(Object.keys({ ...redirectOutcomes, ...callbackOutcomes }).sort()).toEqual(effectNames(machine).sort());
-  });
-
-  it("reach every state of the machine across the two requests", () => {
-    const reached = new Set(allPaths.flatMap((path) => [...path.visited]));
-    expect([...reached].sort()).toEqual(stateIds(machine).sort());
-  });
-
-  it("end in every final state", () => {
-    expect([...new Set(allPaths.map((path) => path.finalState))].filter((id) => id !== "oauth.awaitingCallback").sort()).toEqual(
-      finalStateIds(machine).sort(),
-    );
-  });
-
-  it("take every transition when the real actor plays them", async () => {
-    const taken = new Set<string>();
-    for (const path of allPaths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
-    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
-  });
+  itCoversTheMachine(machine, { ...redirectOutcomes, ...callbackOutcomes }, allPaths, { resting: "oauth.awaitingCallback" });
 
   describe("the first request", () => {
     it("rests in awaitingCallback on one path, and fails on the others", () => {

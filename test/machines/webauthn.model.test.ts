@@ -13,16 +13,13 @@ import { WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account, AdapterUser } from "../../src/types.js";
 import { ada, sessionCookies } from "./completion-world.js";
 import {
-  effectNames,
   effectPaths,
   expectPlayedAsPredicted,
-  finalStateIds,
   playBack,
   returns,
-  stateIds,
   throws,
-  transitionKeys,
   type EffectPath,
+  itCoversTheMachine,
 } from "./effect-paths.js";
 import { requestContext, webauthnCredential } from "./fixtures.js";
 
@@ -165,26 +162,7 @@ function expectedCallbackFailure(path: Path): FlowFailure {
 }
 
 describe("WebAuthn: paths generated from the machine", () => {
-  it("lists outcomes for every effect the machine invokes", () => {
-    expect(Object.keys({ ...optionsOutcomes, ...callbackOutcomes }).sort()).toEqual(effectNames(machine).sort());
-  });
-
-  it("reach every state of the machine across the two requests", () => {
-    const reached = new Set(allPaths.flatMap((path) => [...path.visited]));
-    expect([...reached].sort()).toEqual(stateIds(machine).sort());
-  });
-
-  it("end in every final state", () => {
-    expect([...new Set(allPaths.map((path) => path.finalState))].filter((id) => id !== "webauthn.awaitingCredential").sort()).toEqual(
-      finalStateIds(machine).sort(),
-    );
-  });
-
-  it("take every transition when the real actor plays them", async () => {
-    const taken = new Set<string>();
-    for (const path of allPaths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
-    expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
-  });
+  itCoversTheMachine(machine, { ...optionsOutcomes, ...callbackOutcomes }, allPaths, { resting: "webauthn.awaitingCredential" });
 
   it("are as many as the outcomes allow", () => {
     // Per input: 3 decisions × (rests | fails) + the decision that throws.
