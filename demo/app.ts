@@ -61,6 +61,10 @@ export function demoIdentityProvider(op: Pick<DemoProvider, "issuer" | "clientId
     clientId: op.clientId,
     clientSecret: op.clientSecret,
     checks: ["pkce", "state", "nonce"],
+    // A refresh token (offline_access, which the OP grants only with consent) keeps the access token
+    // renewed on session reads; signing out ends the OP's session too.
+    authorization: { params: { scope: "openid profile email offline_access", prompt: "consent" } },
+    rpInitiatedLogout: true,
     style: { brandColor: "#0f766e" },
   };
 }

@@ -95,7 +95,12 @@ export async function startDemoProvider(options: DemoProviderOptions): Promise<D
         token_endpoint_auth_method: "client_secret_basic",
         redirect_uris: options.redirectUris,
         // An RP may send its origin with or without the trailing slash; both are the app's home page.
-        post_logout_redirect_uris: appOrigins.flatMap((origin) => [origin, `${origin}/`]),
+        // appauth comes back to <basePath>/signout/<provider> after RP-initiated logout (a callback
+        // URL with /signout/ for /callback/); an RP may also send its origin, with or without "/".
+        post_logout_redirect_uris: [
+          ...options.redirectUris.map((uri) => uri.replace(/\/callback\/([^/]+)$/, "/signout/$1")),
+          ...appOrigins.flatMap((origin) => [origin, `${origin}/`]),
+        ],
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
       },

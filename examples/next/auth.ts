@@ -20,6 +20,10 @@ const demoIdentityProvider: Provider = {
   name: "Demo identity provider",
   type: "oidc",
   checks: ["pkce", "state", "nonce"],
+  // A refresh token (offline_access, which the OP grants only with consent) keeps the access token
+  // renewed on session reads; signing out ends the OP's session too (RP-initiated logout).
+  authorization: { params: { scope: "openid profile email offline_access", prompt: "consent" } },
+  rpInitiatedLogout: true,
   style: { brandColor: "#0f766e" },
 };
 

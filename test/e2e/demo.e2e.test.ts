@@ -180,6 +180,25 @@ describe.runIf(hasChromium)("the demo app in Chromium", () => {
     await page.screenshot({ path: join(ARTIFACTS, "protected-oidc.png"), fullPage: true });
   });
 
+  it("signs out of the bundled OpenID Provider too (RP-initiated logout) and comes back to the callback URL", async () => {
+    await page.goto("/protected");
+    await page.getByRole("button", { name: "Sign in with Demo identity provider" }).click();
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(url("/protected"));
+
+    await page.goto("/api/auth/signout?callbackUrl=/");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Yes, sign out of Demo ID" }).click();
+    await page.waitForURL(url("/"));
+    expect(await sessionJson()).toBeNull();
+    expect(await sessionCookies()).toEqual([]);
+
+    await page.goto("/protected");
+    await page.getByRole("button", { name: "Sign in with Demo identity provider" }).click();
+    await page.getByRole("button", { name: /Ada Lovelace/ }).waitFor();
+  });
+
   it("signs in by email with no account: sign-in page, verify-request page, dev mailbox, link, and back to /protected", async () => {
     await page.goto("/protected");
     // The passkey section has an Email field too: this is the email provider's.

@@ -183,6 +183,25 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", () => {
     expect(await page.locator("#server-email").textContent()).toBe("ada@example.test");
   });
 
+  it("signs out of the bundled OpenID Provider too (RP-initiated logout): the OP asks, then the app's home; the next sign-in asks who you are", async () => {
+    await page.goto("/protected");
+    await page.getByRole("button", { name: "Sign in with Demo identity provider" }).click();
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(url("/protected"));
+
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.getByRole("button", { name: "Yes, sign out of Demo ID" }).click();
+    await page.waitForURL(url("/"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+    expect(await sessionJson()).toBeNull();
+
+    // The OP's session ended with the app's: signing in again starts at the OP's login page.
+    await page.goto("/protected");
+    await page.getByRole("button", { name: "Sign in with Demo identity provider" }).click();
+    await page.getByRole("button", { name: /Ada Lovelace/ }).waitFor();
+  });
+
   it("signs in through the OpenID Provider from a server action (signIn('demo-idp'))", async () => {
     await page.goto("/");
     await page.getByRole("button", { name: "Continue with the demo identity provider" }).click();
