@@ -116,8 +116,12 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
         migrationLockTableName: t.migrationLock,
       });
       let { error, results } = await migrator.migrateToLatest();
-      // SQLite: another process may have applied the same migration meanwhile; a rerun sees it applied.
-      if (error && dialect === "sqlite") ({ error, results } = await migrator.migrateToLatest());
+      // SQLite: another process may have applied the same migration meanwhile; a rerun sees it applied
+      // (and may meet the other process again at the next migration: once per migration at most).
+      const migrations = Object.keys(sqlMigrations(dialect, prefix)).length;
+      for (let retry = 0; error && dialect === "sqlite" && retry < migrations; retry++) {
+        ({ error, results } = await migrator.migrateToLatest());
+      }
       if (error) {
         const failed = results?.find((r) => r.status === "Error")?.migrationName;
         const reason = error instanceof Error ? error.message : String(error);

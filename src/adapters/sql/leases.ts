@@ -10,7 +10,8 @@
  *   matched, `INSERT` takes a free one, and the primary key refuses all but one inserter (ER_DUP_ENTRY:
  *   held).
  *
- * Expired rows stay until their key is taken again; they hold no lock on anything.
+ * Expired rows are removed by the next lease taken (one indexed DELETE): a logout token's `jti`
+ * lease is never taken again, so without it the table would only grow.
  */
 import { leaseExpiry } from "../extension-rules.js";
 import { encode, LEASE_COLUMNS } from "./codec.js";
@@ -62,7 +63,9 @@ export function sqlLeases(db: AnyKysely, dialect: SqlDialect, table: string): Sq
     async acquire(key, holder, expires) {
       leaseExpiry(expires);
       const row = encode({ key, holder, expires }, LEASE_COLUMNS, dialect);
-      return dialect === "mysql" ? updateThenInsert(row) : upsert(row);
+      const taken = dialect === "mysql" ? await updateThenInsert(row) : await upsert(row);
+      if (taken) await db.deleteFrom(table).where("expires", "<=", now()).where("key", "<>", key).execute();
+      return taken;
     },
 
     async release(key, holder) {

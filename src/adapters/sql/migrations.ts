@@ -2,7 +2,7 @@
  * The schema, as Kysely migrations that `SqlAdapter#migrate()` applies through Kysely's `Migrator`
  * (a migrations table records what ran, a lock keeps two processes from running them at once, so
  * `migrate()` is idempotent). SQLite has no such lock, so there every statement is `IF NOT EXISTS` (a
- * column is added only when missing) and `migrate()` retries once when another process won the race. Columns are camelCase, OAuth values snake_case, as the adapter contract
+ * column is added only when missing) and `migrate()` retries (once per migration at most) when another process won the race. Columns are camelCase, OAuth values snake_case, as the adapter contract
  * says. Foreign keys cascade; `deleteUser` also deletes the dependants itself, for SQLite connections
  * opened without `PRAGMA foreign_keys = ON`. Never edit a shipped migration: add the next one.
  */
@@ -132,6 +132,13 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
           .addColumn("key", type.longKey, (c) => c.primaryKey())
           .addColumn("holder", type.key, (c) => c.notNull())
           .addColumn("expires", type.timestamp, (c) => c.notNull())
+          .execute();
+        // Expired leases are purged by expiry.
+        await db.schema
+          .createIndex(`${p}leases_expires_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.leases)
+          .column("expires")
           .execute();
       },
 

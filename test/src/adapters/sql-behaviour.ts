@@ -132,6 +132,18 @@ export function describeSqlAdapter(name: string, target: SqlTarget, skip: string
       }
     });
 
+    it("removes expired leases when the next one is taken, and keeps the live ones", async () => {
+      const adapter = SqlAdapter(db);
+      const id = crypto.randomUUID();
+      const [spent, live, next] = [`spent-${id}`, `live-${id}`, `next-${id}`];
+      expect(await adapter.acquireLease(spent, "a", new Date(Date.now() - 1000))).toBe(true);
+      expect(await adapter.acquireLease(live, "a", new Date(Date.now() + 60_000))).toBe(true);
+      expect(await adapter.acquireLease(next, "b", new Date(Date.now() + 60_000))).toBe(true);
+      const keys = (await db.selectFrom(tableNames().leases).select("key").execute()).map((row) => row.key);
+      expect(keys).not.toContain(spent);
+      expect(keys).toEqual(expect.arrayContaining([live, next]));
+    });
+
     it("deletes the sessions of a provider account in one statement", async () => {
       const queries: string[] = [];
       const adapter = SqlAdapter(scratch.kysely((event) => queries.push(event.query.sql)));
