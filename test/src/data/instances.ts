@@ -7,6 +7,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { deleteKeys, REDIS_URL, runId, scratchPostgres } from "../adapters/servers.js";
+import type { ExtendedAdapter } from "../../../src/adapters/extensions.js";
+import { RedisAdapter } from "../../../src/adapters/redis/index.js";
+import { postgresAdapter } from "../../../src/adapters/sql/index.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVER = "test/fixtures/instance/server.ts";
@@ -81,4 +86,47 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     await stop();
     throw error;
   }
+}
+
+/** A store the instances share, prepared by the test: the env that points an instance at it. */
+export interface SharedStore {
+  env: Record<string, string>;
+  /** The test's own adapter on the store, to prepare records and to look inside. */
+  adapter: ExtendedAdapter;
+  /** Removes everything the run put in the store; `true` when nothing was left behind. */
+  remove(): Promise<boolean>;
+}
+
+/** A scratch PostgreSQL database, migrated once, here, before any instance starts. */
+export async function sharedPostgres(): Promise<SharedStore> {
+  const scratch = await scratchPostgres();
+  // postgresAdapter's pool listens for connection errors, so the DROP DATABASE ... FORCE that ends
+  // the run cannot surface as an unhandled error.
+  const adapter = postgresAdapter(scratch.location);
+  await adapter.migrate();
+  return {
+    env: { APPAUTH_INSTANCE_STORE: "postgres", APPAUTH_INSTANCE_STORE_URL: scratch.location },
+    adapter,
+    async remove() {
+      await adapter.destroy();
+      await scratch.drop();
+      return true;
+    },
+  };
+}
+
+/** A fresh key prefix on the local Redis server. */
+export async function sharedRedis(): Promise<SharedStore> {
+  const prefix = `${runId()}:`;
+  const client = new Redis(REDIS_URL);
+  return {
+    env: { APPAUTH_INSTANCE_STORE: "redis", APPAUTH_INSTANCE_STORE_URL: REDIS_URL, APPAUTH_INSTANCE_REDIS_PREFIX: prefix },
+    adapter: RedisAdapter(client, { prefix }),
+    async remove() {
+      await deleteKeys(client, prefix);
+      const [, left] = await client.scan("0", "MATCH", `${prefix}*`, "COUNT", 1000);
+      client.disconnect();
+      return left.length === 0;
+    },
+  };
 }

@@ -5,34 +5,15 @@
  * instance A; instance B knows the session; signing out on B ends it on A. Everything goes over
  * real HTTP with fetch, the cookies carried by hand, as a load balancer would mix them.
  */
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSRF_COOKIE, SECRET, SESSION_COOKIE } from "../../helpers/config.js";
 import { isDeletion, setCookieNamed, setCookiesOf } from "../../helpers/set-cookie.js";
-import {
-  deleteKeys,
-  postgresAvailability,
-  REDIS_URL,
-  redisAvailability,
-  runId,
-  scratchPostgres,
-} from "../adapters/servers.js";
-import { startInstance, type Instance } from "./instances.js";
-import { RedisAdapter } from "../../../src/adapters/redis/index.js";
-import { postgresAdapter } from "../../../src/adapters/sql/index.js";
-import type { Adapter, AdapterUser } from "../../../src/types.js";
+import { postgresAvailability, redisAvailability } from "../adapters/servers.js";
+import { sharedPostgres, sharedRedis, startInstance, type Instance, type SharedStore } from "./instances.js";
+import type { AdapterUser } from "../../../src/types.js";
 
 const BASE_PATH = "/api/auth";
 const PASSWORD = "correct horse battery staple";
-
-/** A store both instances share, prepared by the test: the env that points an instance at it. */
-interface SharedStore {
-  env: Record<string, string>;
-  /** The test's own adapter on the store, to create the user and to look inside. */
-  adapter: Adapter;
-  /** Removes everything the run put in the store. */
-  remove(): Promise<void>;
-}
 
 /** A browser's cookies, by name, as received (raw). */
 type Jar = Map<string, string>;
@@ -97,7 +78,7 @@ function describeTwoInstances(storeName: string, skip: string | undefined, prepa
 
     afterAll(async () => {
       await Promise.all(instances.map((instance) => instance.stop()));
-      await store?.remove();
+      if (store) expect(await store.remove()).toBe(true);
     });
 
     it("reads on instance B a session signed in on instance A, and ends it on A when signed out on B", async () => {
@@ -136,33 +117,5 @@ function describeTwoInstances(storeName: string, skip: string | undefined, prepa
   });
 }
 
-describeTwoInstances("one PostgreSQL database", await postgresAvailability(), async () => {
-  const scratch = await scratchPostgres();
-  // Migrated once, here, before any instance starts. postgresAdapter's pool listens for connection
-  // errors, so the DROP DATABASE ... FORCE that ends the run cannot surface as an unhandled error.
-  const adapter = postgresAdapter(scratch.location);
-  await adapter.migrate();
-  return {
-    env: { APPAUTH_INSTANCE_STORE: "postgres", APPAUTH_INSTANCE_STORE_URL: scratch.location },
-    adapter,
-    async remove() {
-      await adapter.destroy();
-      await scratch.drop();
-    },
-  };
-});
-
-describeTwoInstances("one Redis key prefix", await redisAvailability(), async () => {
-  const prefix = `${runId()}:`;
-  const client = new Redis(REDIS_URL);
-  return {
-    env: { APPAUTH_INSTANCE_STORE: "redis", APPAUTH_INSTANCE_STORE_URL: REDIS_URL, APPAUTH_INSTANCE_REDIS_PREFIX: prefix },
-    adapter: RedisAdapter(client, { prefix }),
-    async remove() {
-      await deleteKeys(client, prefix);
-      const [, left] = await client.scan("0", "MATCH", `${prefix}*`, "COUNT", 1000);
-      client.disconnect();
-      expect(left).toEqual([]);
-    },
-  };
-});
+describeTwoInstances("one PostgreSQL database", await postgresAvailability(), sharedPostgres);
+describeTwoInstances("one Redis key prefix", await redisAvailability(), sharedRedis);

@@ -5,29 +5,19 @@
  * session arrive together at expiry, half on each instance; the OP's token endpoint sees one
  * refresh_token grant, and every read sees the new access token.
  */
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET, SESSION_COOKIE, testConfig } from "../../helpers/config.js";
 import { PUBLIC_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
 import { TestClient } from "../../helpers/test-client.js";
 import { signInThroughOp } from "../oauth/fixtures.js";
-import { deleteKeys, postgresAvailability, REDIS_URL, redisAvailability, runId, scratchPostgres } from "../adapters/servers.js";
-import { startInstance, type Instance } from "./instances.js";
-import type { ExtendedAdapter } from "../../../src/adapters/extensions.js";
-import { RedisAdapter } from "../../../src/adapters/redis/index.js";
-import { postgresAdapter } from "../../../src/adapters/sql/index.js";
+import { postgresAvailability, redisAvailability } from "../adapters/servers.js";
+import { sharedPostgres, sharedRedis, startInstance, type Instance, type SharedStore } from "./instances.js";
 import type { OIDCConfig } from "../../../src/providers/oauth-types.js";
 
 const BASE_PATH = "/api/auth";
 const SIGN_IN_BASE = `http://localhost:3000${BASE_PATH}`;
 /** The public client, allowed to come back to the in-test sign-in's callback. */
 const CLIENT = { ...PUBLIC_CLIENT, redirect_uris: [`${SIGN_IN_BASE}/callback/oidc`] };
-
-interface SharedStore {
-  env: Record<string, string>;
-  adapter: ExtendedAdapter;
-  remove(): Promise<void>;
-}
 
 function describeRefreshAcrossInstances(storeName: string, skip: string | undefined, prepare: () => Promise<SharedStore>): void {
   (skip === undefined ? describe : describe.skip)(`one refresh grant across two instances sharing ${storeName}`, () => {
@@ -100,29 +90,5 @@ function describeRefreshAcrossInstances(storeName: string, skip: string | undefi
   });
 }
 
-describeRefreshAcrossInstances("one PostgreSQL database", await postgresAvailability(), async () => {
-  const scratch = await scratchPostgres();
-  const adapter = postgresAdapter(scratch.location);
-  await adapter.migrate();
-  return {
-    env: { APPAUTH_INSTANCE_STORE: "postgres", APPAUTH_INSTANCE_STORE_URL: scratch.location },
-    adapter,
-    async remove() {
-      await adapter.destroy();
-      await scratch.drop();
-    },
-  };
-});
-
-describeRefreshAcrossInstances("one Redis key prefix", await redisAvailability(), async () => {
-  const prefix = `${runId()}:`;
-  const client = new Redis(REDIS_URL);
-  return {
-    env: { APPAUTH_INSTANCE_STORE: "redis", APPAUTH_INSTANCE_STORE_URL: REDIS_URL, APPAUTH_INSTANCE_REDIS_PREFIX: prefix },
-    adapter: RedisAdapter(client, { prefix }) as ExtendedAdapter,
-    async remove() {
-      await deleteKeys(client, prefix);
-      client.disconnect();
-    },
-  };
-});
+describeRefreshAcrossInstances("one PostgreSQL database", await postgresAvailability(), sharedPostgres);
+describeRefreshAcrossInstances("one Redis key prefix", await redisAvailability(), sharedRedis);
