@@ -93,8 +93,11 @@ function renderPrompt(context: InteractionContext, interaction: Interaction): st
   return loginPage({ uid, clientName: context.clientName, accounts: DEMO_ACCOUNTS, email: prompt.details.login_hint ?? "" });
 }
 
-/** Consents to every scope and claim the prompt says is missing, on top of any earlier grant. */
-async function grantWhatWasAsked(provider: Provider, interaction: Interaction): Promise<string> {
+/**
+ * Consents to every scope and claim the prompt says is missing, on top of any earlier grant. (The
+ * test OP, test/helpers/oidc-provider.ts, consents with it too.)
+ */
+export async function grantWhatWasAsked(provider: Provider, interaction: Interaction): Promise<string> {
   const accountId = interaction.session?.accountId;
   if (!accountId) throw new Error("consent without a signed-in account");
   const grant = interaction.grantId
@@ -110,12 +113,13 @@ async function grantWhatWasAsked(provider: Provider, interaction: Interaction): 
   return grant.save();
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** A request's body as text; a body over `limit` bytes (16 KiB unless given) is refused. */
+export async function readBody(req: IncomingMessage, limit = 16 * 1024): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 16 * 1024) throw new Error("request body too large");
+    if (size > limit) throw new Error("request body too large");
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");

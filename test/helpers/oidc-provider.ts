@@ -17,9 +17,10 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
-import Provider, { type Account, type Adapter, type AdapterPayload, type Interaction } from "oidc-provider";
+import Provider, { type Account, type Adapter, type AdapterPayload } from "oidc-provider";
 import { BASE_URL } from "./config.js";
 import { isDeletion, setCookiesOf } from "./set-cookie.js";
+import { grantWhatWasAsked, readBody } from "../../demo/op/interactions.js";
 
 export interface TestClient {
   client_id: string;
@@ -496,7 +497,7 @@ async function handleInteraction(
     res.end(JSON.stringify({ uid, prompt: interaction.prompt, params: interaction.params }));
     return;
   }
-  const form = new URLSearchParams(await readBody(req));
+  const form = new URLSearchParams(await readBody(req, 64 * 1024));
   if (form.get("deny") === "true") {
     const error = { error: "access_denied", error_description: "The end-user denied the request." };
     return provider.interactionFinished(req, res, error, { mergeWithLastSubmission: false });
@@ -514,34 +515,6 @@ async function handleInteraction(
     default:
       throw new Error(`unexpected prompt "${interaction.prompt.name}"`);
   }
-}
-
-/** Consents to every scope and claim the prompt says is missing, on top of any earlier grant. */
-async function grantWhatWasAsked(provider: Provider, interaction: Interaction): Promise<string> {
-  const accountId = interaction.session?.accountId;
-  if (!accountId) throw new Error("consent without a logged-in account");
-  const grant = interaction.grantId
-    ? await provider.Grant.find(interaction.grantId)
-    : new provider.Grant({ accountId, clientId: interaction.params.client_id });
-  if (!grant) throw new Error(`grant ${interaction.grantId} not found`);
-  const { missingOIDCScope, missingOIDCClaims, missingResourceScopes } = interaction.prompt.details;
-  if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(" "));
-  if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims);
-  for (const [resource, scopes] of Object.entries(missingResourceScopes ?? {})) {
-    grant.addResourceScope(resource, scopes.join(" "));
-  }
-  return grant.save();
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 64 * 1024) throw new Error("request body too large");
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A URL a test handed the browser, which must be on the OP. */
