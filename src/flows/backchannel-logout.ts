@@ -14,14 +14,13 @@ import { logoutTokenKeys, verifyLogoutToken } from "../oauth/logout-token.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
+import { requireAdapter } from "../session/database-session.js";
 import { runFlow } from "./run.js";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-function adapterOf(rt: Runtime): ExtendedAdapter {
-  // Configuration refuses back-channel logout without these methods; a runtime with none never gets here.
-  return (rt.adapter ?? {}) as ExtendedAdapter;
-}
+// Configuration refuses back-channel logout without an adapter and these methods.
+const adapterOf = (rt: Runtime): ExtendedAdapter => requireAdapter(rt) as ExtendedAdapter;
 
 export function bindBackchannelLogout(rt: Runtime) {
   const { serverOf, jwksCacheOf } = providerServers(rt);

@@ -8,7 +8,7 @@ import { AdapterError } from "../errors.js";
 import { loadDatabaseSession, requireAdapter } from "../session/database-session.js";
 import type { AdapterAccount, Session } from "../types.js";
 import type { RefreshedAccount } from "../../machines/database-session.machine.js";
-import { refresherOf, reportRefresh, tokensOf } from "./token-refresh.js";
+import { refresherOf, reportRefresh, storedAccount, tokensOf } from "./token-refresh.js";
 
 export function bindDatabaseSession(rt: Runtime) {
   return databaseSessionMachine.provide({
@@ -49,9 +49,9 @@ async function refreshStoredAccount(
   rt: Runtime,
   input: { provider: string; providerAccountId: string; userId: string; now: number },
 ): Promise<RefreshedAccount> {
-  const stored = await requireAdapter(rt).getAccount!(input.providerAccountId, input.provider);
   // Unlinked since, or someone else's: there is nothing of this session's to refresh.
-  if (!stored || String(stored.userId) !== input.userId) return { account: null };
+  const stored = await storedAccount(rt, input);
+  if (!stored) return { account: null };
   const refresher = refresherOf(rt);
   if (!refresher.due(input.provider, tokensOf(stored), input.now)) return { account: stored };
   const outcome = await refresher.refresh({ ...input, tokens: tokensOf(stored) });

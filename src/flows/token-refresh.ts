@@ -17,6 +17,7 @@ import type { Runtime } from "../config/runtime.js";
 import { AdapterError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
 import { clientAuthOf, clientOf, httpOptions } from "../oauth/client.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
+import { requireAdapter } from "../session/database-session.js";
 import type { AdapterAccount } from "../types.js";
 import { normaliseTokens, oauthProvider } from "./oauth.js";
 import { runFlow } from "./run.js";
@@ -48,12 +49,10 @@ export function tokensOf(account: Partial<AdapterAccount> | Record<string, unkno
   return out as RefreshTokens;
 }
 
-function adapterOf(rt: Runtime): ExtendedAdapter {
-  if (!rt.adapter) throw new AdapterError("Refreshed tokens are stored through an adapter; none is set.");
-  return rt.adapter as ExtendedAdapter;
-}
+const adapterOf = (rt: Runtime): ExtendedAdapter => requireAdapter(rt) as ExtendedAdapter;
 
-async function storedAccount(rt: Runtime, ref: { provider: string; providerAccountId: string; userId?: string }) {
+/** The stored account of `ref`, or null when it is not linked or belongs to another user than `ref.userId`. */
+export async function storedAccount(rt: Runtime, ref: { provider: string; providerAccountId: string; userId?: string }) {
   const account = await adapterOf(rt).getAccount!(ref.providerAccountId, ref.provider);
   // Someone else's account (or none) is never a source of tokens.
   if (!account || (ref.userId !== undefined && String(account.userId) !== ref.userId)) return null;

@@ -23,6 +23,7 @@ import {
 } from "../../machines/backchannel-logout.machine.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import { fetchOf } from "./client.js";
+import { expectedIssuer } from "./servers.js";
 
 /** A provider's JWKS is fetched again for an unknown `kid` at most this often (seconds): forged kids cost no fetch storm. */
 const JWKS_REFETCH_COOLDOWN_S = 30;
@@ -222,7 +223,7 @@ export async function verifyLogoutToken(
     return { refused: `The logout token's alg ${JSON.stringify(alg)} is not accepted (${algorithms.join(", ") || "none is"}).` };
   }
   // A multi-tenant provider pins each token's issuer to its tenant, as for ID tokens.
-  const issuer = provider.type === "oidc" && provider.idTokenIssuer ? provider.idTokenIssuer(claims, as.issuer) : as.issuer;
+  const issuer = expectedIssuer(provider, as, claims);
   if (!issuer) return { refused: `${provider.id} refused the logout token's tenant.` };
   if (!provider.clientId) throw new Error(`providers (${provider.id}): no clientId to check a logout token's aud against.`);
   const check: LogoutTokenCheck = { issuer, clientId: provider.clientId, algorithms, ...options };

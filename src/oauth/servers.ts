@@ -93,7 +93,20 @@ export async function idTokenServer(
   } catch (cause) {
     throw new OAuthCallbackError("The ID token could not be decoded.", { cause });
   }
-  const issuer = provider.idTokenIssuer(claims, as.issuer);
+  const issuer = expectedIssuer(provider, as, claims);
   if (!issuer) throw new OAuthCallbackError(`${provider.id} refused the ID token's tenant.`);
   return { ...as, issuer };
+}
+
+/**
+ * The issuer a token signed by `provider` must name: the server's, or on a multi-tenant server the
+ * one the provider pins for these (not yet verified) claims; undefined when it refuses their tenant.
+ * ID tokens and logout tokens are held to it alike.
+ */
+export function expectedIssuer(
+  provider: OAuthProviderConfig,
+  as: oauth.AuthorizationServer,
+  claims: Record<string, unknown>,
+): string | undefined {
+  return provider.type === "oidc" && provider.idTokenIssuer ? provider.idTokenIssuer(claims, as.issuer) : as.issuer;
 }
