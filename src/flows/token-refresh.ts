@@ -18,12 +18,13 @@ import { AdapterError, OAuthCallbackError, RefreshTokenError } from "../errors.j
 import { clientAuthOf, clientOf, httpOptions } from "../oauth/client.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 import { requireAdapter } from "../session/database-session.js";
+import { REFRESHED_FIELDS } from "../session/session-account.js";
 import type { AdapterAccount } from "../types.js";
 import { normaliseTokens, oauthProvider } from "./oauth.js";
 import { runFlow } from "./run.js";
 
 /** The token fields a refresh renews (and a stored account gives back). */
-const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const;
+const TOKEN_FIELDS = [...REFRESHED_FIELDS, "id_token"] as const;
 
 /** How long one process holds the refresh lease of an account at most (a crashed holder's lease then frees). */
 const LEASE_MS = 15_000;

@@ -7,8 +7,8 @@ import { decodeJwt } from "jose";
 import type { Runtime } from "../config/runtime.js";
 import type { Account, SessionAccount } from "../types.js";
 
-/** The token fields a refresh renews. */
-const REFRESHED_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const;
+/** The token fields a refresh renews (an ID token too, when the provider sends one). */
+export const REFRESHED_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const;
 
 /** The OpenID Provider's session id: the `sid` claim of the sign-in's (already validated) ID token. */
 export function providerSessionId(account: Pick<Account, "id_token">): string | undefined {
