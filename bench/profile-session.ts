@@ -37,7 +37,7 @@ async function main(): Promise<void> {
 
   const rt = getRuntime(config);
   const ctx = await buildContext(rt, sessionRequest());
-  const token = readSessionCookie(ctx)!;
+  const token = readSessionCookie(rt, ctx)!;
   const salt = ctx.cookies.sessionToken.name;
   const jwe = parseJwe(token)!;
   const key = await sessionKey(rt.secrets[0]!, salt);
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     { label: "  getRuntime(config) (cached lookup)", run: () => getRuntime(config) },
     { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, sessionRequest()) },
     { label: "    parseCookies(cookie header)", run: () => parseCookies(fixture.signedInCookies) },
-    { label: "  readSessionCookie(ctx)", run: () => readSessionCookie(ctx) },
+    { label: "  readSessionCookie(rt, ctx)", run: () => readSessionCookie(rt, ctx) },
     { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, machines, ctx) },
     { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, bound, input) },
     { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input) },

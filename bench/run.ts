@@ -11,22 +11,36 @@
  *
  * `NODE_OPTIONS=--expose-gc npm run bench` also collects garbage before every round, so one
  * library's garbage is not collected on the other's time.
+ *
+ * After the request scenarios come the steps of issue 19, each also runnable alone (`--only cold`):
+ * `cold` (cold start in fresh processes, bench/cold-start.ts; needs `npm run build`), `bundle`
+ * (the middleware bundle, bench/bundle.ts), `alloc` (allocation per JWT session read,
+ * bench/allocation.ts) and `http` (both behind one node:http server under autocannon, bench/http.ts).
  */
 import { createContenders, isolateFromEnvironment } from "./contenders.js";
 import { describeCounts, Interrupted, openDatabase } from "./database.js";
 import { measureScenario, type MeasureOptions, type ScenarioResult } from "./measure.js";
 import { buildRecord, renderTable, SESSION_RATIO_REQUIRED, writeRecord, type Skipped } from "./report.js";
 import { Misbehaviour, SCENARIOS, signInOnce, type Scenario, type ScenarioId } from "./scenarios.js";
+import { describeFigure, measureColdStart } from "./cold-start.js";
+import { describeBundles, measureBundles } from "./bundle.js";
+import { describeAllocation, measureAllocation } from "./allocation.js";
+import { describeHttp, measureHttp } from "./http.js";
+
+/** The steps that are not request scenarios measured in this process. */
+const STEPS = ["cold", "bundle", "alloc", "http"] as const;
+type StepId = (typeof STEPS)[number];
 
 interface CliOptions extends MeasureOptions {
   only: ScenarioId[];
+  steps: StepId[];
   /** Exit with status 1 when the session ratio is below the requirement. */
   assert: boolean;
 }
 
 function usage(problem: string): never {
   console.error(`bench: ${problem}`);
-  console.error(`usage: npm run bench -- [--rounds N] [--round-ms MS] [--warmup N] [--only ${Object.keys(SCENARIOS).join(",")}] [--assert]`);
+  console.error(`usage: npm run bench -- [--rounds N] [--round-ms MS] [--warmup N] [--only ${[...Object.keys(SCENARIOS), ...STEPS].join(",")}] [--assert]`);
   process.exit(2);
 }
 
@@ -37,7 +51,14 @@ function positiveInteger(flag: string, value: string | undefined): number {
 }
 
 function parseArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { rounds: 10, roundMs: 250, warmup: 300, only: Object.keys(SCENARIOS) as ScenarioId[], assert: false };
+  const options: CliOptions = {
+    rounds: 10,
+    roundMs: 250,
+    warmup: 300,
+    only: Object.keys(SCENARIOS) as ScenarioId[],
+    steps: [...STEPS],
+    assert: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     switch (flag) {
@@ -52,9 +73,10 @@ function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case "--only": {
         const ids = (argv[++i] ?? "").split(",").filter(Boolean);
-        const unknown = ids.filter((id) => !(id in SCENARIOS));
-        if (!ids.length || unknown.length) usage(`--only takes a list of ${Object.keys(SCENARIOS).join(", ")}`);
-        options.only = ids as ScenarioId[];
+        const unknown = ids.filter((id) => !(id in SCENARIOS) && !(STEPS as readonly string[]).includes(id));
+        if (!ids.length || unknown.length) usage(`--only takes a list of ${[...Object.keys(SCENARIOS), ...STEPS].join(", ")}`);
+        options.only = ids.filter((id) => id in SCENARIOS) as ScenarioId[];
+        options.steps = ids.filter((id) => (STEPS as readonly string[]).includes(id)) as StepId[];
         break;
       }
       case "--assert":
@@ -86,6 +108,7 @@ async function main(): Promise<void> {
 
   const contenders = createContenders();
   const needsSignIn = options.only.some((id) => !SCENARIOS[id].database);
+  const steps = await runSteps(options.steps);
   const fixtures = needsSignIn ? ([await signInOnce(contenders[0]), await signInOnce(contenders[1])] as const) : undefined;
   const measure: MeasureOptions = { rounds: options.rounds, roundMs: options.roundMs, warmup: options.warmup };
   const gc = typeof (globalThis as { gc?: unknown }).gc === "function";
@@ -128,7 +151,8 @@ async function main(): Promise<void> {
   }
   for (const skip of skipped) console.log(`${skip.title}: not measured, ${skip.reason}.`);
 
-  const record = buildRecord(results, contenders, measure, skipped);
+  for (const line of steps.lines) console.log(line);
+  const record = { ...buildRecord(results, contenders, measure, skipped), steps: steps.figures };
   await writeRecord(new URL("./.last-run.json", import.meta.url), record);
   console.log("Written to bench/.last-run.json.");
 
@@ -139,6 +163,42 @@ async function main(): Promise<void> {
     );
     if (!met && options.assert) process.exitCode = 1;
   }
+}
+
+/** The issue-19 steps, run before the request scenarios (the cold start wants a quiet process). */
+async function runSteps(steps: readonly StepId[]): Promise<{ lines: string[]; figures: Record<string, unknown> }> {
+  const lines: string[] = [];
+  const figures: Record<string, unknown> = {};
+  if (steps.includes("cold")) {
+    console.log("Cold start: fresh processes, alternately...");
+    const cold = measureColdStart(12);
+    figures.coldStart = cold;
+    lines.push(
+      `Cold start, median of ${cold.runs} alternating fresh processes (ratio @auth/core / appauth, >1 = appauth faster):`,
+      `  ${describeFigure("import + config + first GET /session", cold.total, "ms")}`,
+      `  ${describeFigure("of which the imports", cold.imports, "ms")}`,
+      `  ${describeFigure("CPU time of it", cold.cpu, "ms")}`,
+      ...(cold.note ? [`  NOTE: ${cold.note}`] : []),
+    );
+  }
+  if (steps.includes("bundle")) {
+    const bundles = await measureBundles();
+    figures.middlewareBundle = bundles;
+    lines.push(describeBundles(bundles));
+  }
+  if (steps.includes("alloc")) {
+    console.log("Allocation per JWT session read...");
+    const allocation = measureAllocation();
+    figures.allocation = allocation;
+    lines.push(describeAllocation(allocation));
+  }
+  if (steps.includes("http")) {
+    console.log("HTTP under autocannon...");
+    const http = await measureHttp();
+    figures.http = http;
+    lines.push(describeHttp(http));
+  }
+  return { lines, figures };
 }
 
 main().catch((error: unknown) => {

@@ -13,13 +13,13 @@ import Nodemailer from "../src/providers/email.js";
 import { Passkey } from "../src/providers/webauthn.js";
 import type { OIDCConfig } from "../src/providers/oauth-types.js";
 import { sqliteAdapter } from "../src/adapters/sql/sqlite.js";
-import type { Adapter } from "../src/types.js";
+import type { Adapter, User } from "../src/types.js";
 import { startDemoProvider, DEFAULT_DATA_DIR, type DemoProvider } from "./op/index.js";
 import { mailboxPage, startMailbox, type Mailbox } from "./mailbox/index.js";
 import { join } from "node:path";
 import { toNodeListener, type FetchHandler } from "./node-http.js";
 import { homePage, notFoundPage, PAGE_HEADERS, protectedPage, type DemoLinks } from "./pages.js";
-import { resolveDemoSecret, type SecretSource } from "./secret.js";
+import { launcherSecret, type SecretSource } from "./secret.js";
 
 export const BASE_PATH = "/api/auth";
 
@@ -78,13 +78,18 @@ export function demoAuthConfig(options: {
   adapter?: Adapter;
   /** The SMTP server of email sign-in (nodemailer options); without one (or an adapter) there is none. */
   mailServer?: Record<string, unknown>;
+  /** The stored user the demo password signs in (see seedDemoUser); default DEMO_USER.profile. */
+  passwordUser?: User;
 }): AuthConfig {
+  const passwordUser = options.passwordUser ?? DEMO_USER.profile;
   return {
     ...(options.adapter ? { adapter: options.adapter } : {}),
     // Passkeys keep their authenticators in the store, so they too come only with an adapter.
     ...(options.adapter ? { experimental: { enableWebAuthn: true } } : {}),
     basePath: BASE_PATH,
     trustHost: true,
+    // The sign-in page says whose it is ("Sign in to appauth demo") and links back home.
+    theme: { brandName: "appauth demo" },
     ...(options.secret !== undefined ? { secret: options.secret } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     providers: [
@@ -100,7 +105,7 @@ export function demoAuthConfig(options: {
           // Both fields are always checked, so the time taken says nothing about which one was wrong.
           const userOk = sameText(username, DEMO_USER.username);
           const passwordOk = sameText(password, DEMO_USER.password);
-          return userOk && passwordOk ? { ...DEMO_USER.profile } : null;
+          return userOk && passwordOk ? { ...passwordUser } : null;
         },
       }),
       ...(options.adapter ? [Passkey()] : []),
@@ -190,19 +195,23 @@ export interface RunningDemo {
 /** How long open keep-alive connections get to finish before `close()` cuts them. */
 const CLOSE_GRACE_MS = 2000;
 
+/**
+ * The stored user the demo password signs in: its database sessions must join to a user in the
+ * store. The file is shared with the Next.js demo (`npm start`), where signing in by email link,
+ * passkey or the OP with demo@example.com stores that address under another id; that user is the
+ * demo user then (an address belongs to one user), rather than a second one the store refuses.
+ */
+export async function seedDemoUser(store: Adapter): Promise<User> {
+  const wanted = DEMO_USER.profile;
+  const existing = (await store.getUser!(wanted.id)) ?? (await store.getUserByEmail!(wanted.email));
+  if (existing) return existing;
+  return store.createUser!({ ...wanted, image: null, emailVerified: null });
+}
+
 /** Starts the demo on `host:port` and resolves once it is listening. */
 export async function startDemo(options: StartDemoOptions): Promise<RunningDemo> {
   const host = options.host ?? "localhost";
-  let secret: string | undefined;
-  let secretSource: RunningDemo["secretSource"];
-  if (options.secret !== undefined) {
-    secret = options.secret;
-    secretSource = "option";
-  } else {
-    const resolved = await resolveDemoSecret(options.secretFile ? { file: options.secretFile } : {});
-    secret = resolved.secret;
-    secretSource = resolved.source;
-  }
+  const { secret, source: secretSource } = await launcherSecret(options);
   // The app listens first: the OP must know the app's callback URL, which needs the port.
   const ready: { app?: FetchHandler } = {};
   const server = createServer(
@@ -223,14 +232,10 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
   // The embedded default: users, accounts and sessions in an SQLite file created on first run.
   const store = sqliteAdapter(join(options.dataDir ?? DEFAULT_DATA_DIR, "appauth.sqlite"));
   await store.migrate();
-  // The credentials user must exist in the store for its database sessions to join to.
-  const demoUser = DEMO_USER.profile;
-  if (!(await store.getUser!(demoUser.id))) {
-    await store.createUser!({ ...demoUser, image: null, emailVerified: null });
-  }
   const config = demoAuthConfig({
     secret,
     adapter: store,
+    passwordUser: await seedDemoUser(store),
     identityProvider: demoIdentityProvider(op),
     mailServer: mailbox.server,
     ...(options.logger ? { logger: options.logger } : {}),

@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { TLSSocket } from "node:tls";
+import { setClientAddress } from "../src/rate-limit/limiter.js";
 
 /** A web-standard request handler, as `Auth` and the demo app are. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -65,7 +66,8 @@ export function toWebRequest(req: IncomingMessage, options: { signal?: AbortSign
     // Required by the fetch spec for a streamed request body.
     init.duplex = "half";
   }
-  return new Request(target, init);
+  // The socket's address, for the rate limiter's per-client limits (behind a proxy, see `trustProxy`).
+  return setClientAddress(new Request(target, init), req.socket.remoteAddress);
 }
 
 /**

@@ -29,6 +29,19 @@ export function environmentHasSecret(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.APPAUTH_SECRET || env.AUTH_SECRET);
 }
 
+/**
+ * The secret a launcher starts an app with: the one its caller gave (source `option`), else the
+ * environment's, the stored one, or a new one (see resolveDemoSecret).
+ */
+export async function launcherSecret(options: {
+  secret?: string;
+  secretFile?: string;
+}): Promise<{ secret: string | undefined; source: SecretSource | "option" }> {
+  if (options.secret !== undefined) return { secret: options.secret, source: "option" };
+  const { secret, source } = await resolveDemoSecret(options.secretFile ? { file: options.secretFile } : {});
+  return { secret, source };
+}
+
 /** The secret the demo runs with; generates and stores one on first use. */
 export async function resolveDemoSecret(
   options: { env?: NodeJS.ProcessEnv; file?: string } = {},

@@ -65,7 +65,15 @@ export const databaseSessionMachine = setup({
     >("extendSession"),
     sessionCallback: effect<
       Session,
-      { user: AdapterUser; expires: string; trigger?: "update"; newSession?: unknown; account?: AdapterAccount; error?: SessionError }
+      {
+        user: AdapterUser;
+        sessionToken: string;
+        expires: string;
+        trigger?: "update";
+        newSession?: unknown;
+        account?: AdapterAccount;
+        error?: SessionError;
+      }
     >("sessionCallback"),
     refreshAccount: effect<RefreshedAccount, { provider: string; providerAccountId: string; userId: string; now: number }>(
       "refreshAccount",
@@ -166,6 +174,7 @@ export const databaseSessionMachine = setup({
         src: "sessionCallback",
         input: ({ context }) => ({
           user: context.user!,
+          sessionToken: context.record!.sessionToken,
           expires: context.record!.expires.toISOString(),
           ...(context.update ? { trigger: "update" as const, newSession: context.update.data } : {}),
           ...(context.account ? { account: context.account } : {}),

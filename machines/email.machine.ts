@@ -1,6 +1,7 @@
 /**
  * Email magic-link sign-in: request a link, send it, follow it. The first request normalises and
- * validates the address, asks the `signIn` callback (`email.verificationRequest: true`), stores a
+ * validates the address, asks the rate limiter (past the mails allowed to this address or from this
+ * client, nothing is sent), asks the `signIn` callback (`email.verificationRequest: true`), stores a
  * keyed hash of a random token and mails the link; if the mail cannot be sent the token is withdrawn,
  * so nothing is left half-way. The flow then rests in `awaitingLink` (its state lives in the
  * store, not in a cookie). Following the link consumes the token — once, and only together with
@@ -9,7 +10,15 @@
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, User } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  effect,
+  limiterStep,
+  rateLimitedEvent,
+  type FlowFailure,
+  type LimitVerdict,
+  type RateLimitedEvent,
+  type SetCookie,
+} from "./shared.js";
 import {
   signInCompletionMachine,
   type CompletionEvent,
@@ -39,6 +48,8 @@ export interface EmailContext extends EmailInput {
   isNewUser: boolean;
   redirectTo?: string;
   failure?: FlowFailure;
+  /** What the rate limiter counted for this request. */
+  limit?: LimitVerdict;
   events: CompletionEvent[];
 }
 
@@ -47,7 +58,7 @@ export type EmailOutput =
   | { outcome: "diverted"; redirectTo: string }
   | { outcome: "refused"; failure: FlowFailure };
 
-export type EmailEmitted = CompletionEvent;
+export type EmailEmitted = CompletionEvent | RateLimitedEvent;
 
 type SignInResult = boolean | string;
 
@@ -61,6 +72,7 @@ export const emailMachine = setup({
   },
   actors: {
     normalizeIdentifier: effect<string, { providerId: string; email: string }>("normalizeIdentifier"),
+    checkSendLimit: effect<LimitVerdict, { providerId: string; identifier: string; req: RequestContext }>("checkSendLimit"),
     checkVerificationRequest: effect<SignInResult, { providerId: string; identifier: string }>("checkVerificationRequest"),
     createToken: effect<{ token: string; expires: string }, { providerId: string; identifier: string }>("createToken"),
     sendLink: effect<
@@ -74,6 +86,11 @@ export const emailMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberLimit: assign((_, limit: LimitVerdict) => ({ limit })),
+    refuseAsLimited: assign(({ context }) => ({ failure: { error: context.limit, as: "RateLimited" as const } })),
+    announceLimit: enqueueActions(({ enqueue, context }) => {
+      enqueue.emit(rateLimitedEvent(context.providerId, context.limit!));
+    }),
     rememberIdentifier: assign((_, identifier: string) => ({ identifier })),
     rememberToken: assign((_, made: { token: string; expires: string }) => made),
     // The raw token is not kept once it is mailed: only the link carries it from here on.
@@ -92,12 +109,14 @@ export const emailMachine = setup({
     }),
   },
   guards: {
+    withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
     signInAllowed: (_, result: SignInResult) => result === true,
     // An empty string is no destination: it refuses like `false`.
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
     tokenValid: (_, consumed: boolean) => consumed,
-    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
-      params.done.outcome === params.outcome,
+    // The completion's outcome, one named guard each: one named edge each in the diagram.
+    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
+    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
   },
 }).createMachine({
   id: "email",
@@ -108,13 +127,22 @@ export const emailMachine = setup({
       invoke: {
         src: "normalizeIdentifier",
         input: ({ context }) => ({ providerId: context.providerId, email: context.email }),
-        onDone: { target: "checkingRequest", actions: { type: "rememberIdentifier", params: ({ event }) => event.output } },
+        onDone: { target: "checkingSendLimit", actions: { type: "rememberIdentifier", params: ({ event }) => event.output } },
         onError: {
           target: "refused",
           actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "EmailSignInError" as const }) },
         },
       },
     },
+    // Counted before anything is stored or sent: past a limit, no mail.
+    // Counted before anything is stored or sent: past a limit, no mail. A limiter that cannot be
+    // reached refuses too: no mail goes out without it (fails closed).
+    checkingSendLimit: limiterStep(
+      "checkSendLimit",
+      ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, req: context.req }),
+      "checkingRequest",
+      "failed",
+    ),
     checkingRequest: {
       invoke: {
         src: "checkVerificationRequest",
@@ -210,12 +238,12 @@ export const emailMachine = setup({
         }),
         onDone: [
           {
-            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
             target: "resolvingRedirect",
             actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
           {
-            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            guard: { type: "completionDiverted", params: ({ event }) => event.output },
             target: "diverted",
             actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
@@ -240,6 +268,11 @@ export const emailMachine = setup({
     diverted: {
       type: "final",
       output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo! }),
+    },
+    limited: {
+      type: "final",
+      entry: "announceLimit",
+      output: ({ context }) => ({ outcome: "refused", failure: context.failure! }),
     },
     refused: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
     failed: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },

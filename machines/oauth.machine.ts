@@ -1,6 +1,7 @@
 /**
  * OAuth 2 / OpenID Connect sign-in, from the redirect out to the callback back: one machine that
- * spans two requests. The first request runs it until `awaitingCallback`, where it waits for an
+ * spans two requests. The first request counts against the client's request ceiling (rate limit),
+ * then runs until `awaitingCallback`, where it waits for an
  * event and runs nothing: the only place it is persisted (its checks, small, encrypted, bound to
  * the provider, short-lived). The callback restores it there and sends `callback.received`; the
  * response is validated (state, iss, PKCE), the code exchanged, the ID token checked, the profile
@@ -9,7 +10,15 @@
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, Profile, User } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  effect,
+  limiterStep,
+  rateLimitedEvent,
+  type FlowFailure,
+  type LimitVerdict,
+  type RateLimitedEvent,
+  type SetCookie,
+} from "./shared.js";
 import {
   signInCompletionMachine,
   type CompletionEvent,
@@ -59,6 +68,8 @@ export interface OAuthContext extends OAuthInput {
   sessionCookies: SetCookie[];
   redirectTo?: string;
   failure?: FlowFailure;
+  /** What the rate limiter counted for this request (the client's request ceiling). */
+  limit?: LimitVerdict;
   /** What the completion reported, announced on entry to `signedIn`. */
   events: CompletionEvent[];
 }
@@ -68,7 +79,7 @@ export type OAuthOutput =
   | { outcome: "diverted"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "refused"; failure: FlowFailure; cookies: SetCookie[] };
 
-export type OAuthEmitted = CompletionEvent;
+export type OAuthEmitted = CompletionEvent | RateLimitedEvent;
 
 type Mapped = { user: User; account: Account; emailVerified: boolean };
 
@@ -81,6 +92,7 @@ export const oauthMachine = setup({
     emitted: {} as OAuthEmitted,
   },
   actors: {
+    checkRequestLimit: effect<LimitVerdict, { providerId: string; req: RequestContext }>("checkRequestLimit"),
     discoverEndpoints: effect<void, { providerId: string }>("discoverEndpoints"),
     createAuthorizationRequest: effect<
       { url: string; cookies: SetCookie[] },
@@ -108,6 +120,11 @@ export const oauthMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberLimit: assign((_, limit: LimitVerdict) => ({ limit })),
+    refuseAsLimited: assign(({ context }) => ({ failure: { error: context.limit, as: "RateLimited" as const } })),
+    announceLimit: enqueueActions(({ enqueue, context }) => {
+      enqueue.emit(rateLimitedEvent(context.providerId, context.limit!));
+    }),
     rememberAuthorizationRequest: assign((_, made: { url: string; cookies: SetCookie[] }) => ({
       authorizationUrl: made.url,
       flowCookies: made.cookies,
@@ -140,8 +157,10 @@ export const oauthMachine = setup({
     }),
   },
   guards: {
-    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
-      params.done.outcome === params.outcome,
+    // The completion's outcome, one named guard each: one named edge each in the diagram.
+    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
+    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
+    withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
   },
 }).createMachine({
   id: "oauth",
@@ -153,8 +172,15 @@ export const oauthMachine = setup({
     sessionCookies: [],
     events: [],
   }),
-  initial: "discovering",
+  initial: "checkingRequestLimit",
   states: {
+    // The client's request ceiling, before any discovery or authorization request.
+    checkingRequestLimit: limiterStep(
+      "checkRequestLimit",
+      ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId, req: context.req }),
+      "discovering",
+      "failed",
+    ),
     discovering: {
       invoke: {
         src: "discoverEndpoints",
@@ -260,12 +286,12 @@ export const oauthMachine = setup({
         }),
         onDone: [
           {
-            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
             target: "resolvingRedirect",
             actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
           {
-            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            guard: { type: "completionDiverted", params: ({ event }) => event.output },
             target: "diverted",
             actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
@@ -294,6 +320,11 @@ export const oauthMachine = setup({
     diverted: {
       type: "final",
       output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, cookies: context.flowCookies }),
+    },
+    limited: {
+      type: "final",
+      entry: "announceLimit",
+      output: ({ context }) => ({ outcome: "refused", failure: context.failure!, cookies: context.flowCookies }),
     },
     failed: {
       type: "final",

@@ -27,7 +27,60 @@ export interface FlowFailure {
     | "OAuthCallbackError"
     | "EmailSignInError"
     | "Verification"
-    | "WebAuthnVerificationError";
+    | "WebAuthnVerificationError"
+    | "RateLimited";
+}
+
+/**
+ * What the rate limiter said about an attempt, before the work it protects: the counts it saw
+ * (visible in the inspector), and when refused, the limit that refused and the seconds to wait.
+ */
+export interface LimitVerdict {
+  allowed: boolean;
+  /** Seconds until the refusing window closes (0 when allowed). */
+  retryAfter: number;
+  /** Each limit's count in its window, this attempt included. */
+  counts: Record<string, number>;
+  scope?: "requests" | "credentials" | "email" | "webauthn" | "oauth";
+  /** The limit that refused: `requests`, `perClient`, `perIdentifier` or `perEmail`. */
+  limit?: string;
+}
+
+/** Emitted when a limit refuses an attempt; `config.events.rateLimited` receives it. */
+export type RateLimitedEvent = { type: "rateLimited"; providerId: string; scope: string; limit: string; retryAfter: number };
+
+/**
+ * The limiter's step of a machine: `src` counts the attempt; within the limits the flow goes on to
+ * `next`, past one it ends in `limited` (refused as RateLimited, announced), and when the limiter
+ * cannot answer it ends in `onError` with the error (fails closed). The machine names the actions
+ * `rememberLimit`, `refuseAsLimited` and `recordFailure`, and the guard `withinLimit`.
+ */
+export function limiterStep<Context, Src extends string, Input, Next extends string, OnError extends string>(
+  src: Src,
+  input: (args: { context: Context }) => Input,
+  next: Next,
+  onError: OnError,
+) {
+  const verdictOf = ({ event }: { event: { output: LimitVerdict } }) => event.output;
+  return {
+    invoke: {
+      src,
+      input,
+      onDone: [
+        { guard: { type: "withinLimit" as const, params: verdictOf }, target: next, actions: { type: "rememberLimit" as const, params: verdictOf } },
+        { target: "limited" as const, actions: [{ type: "rememberLimit" as const, params: verdictOf }, "refuseAsLimited" as const] },
+      ],
+      onError: {
+        target: onError,
+        actions: { type: "recordFailure" as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+      },
+    },
+  };
+}
+
+/** The event a refusing verdict is announced with. */
+export function rateLimitedEvent(providerId: string, verdict: LimitVerdict): RateLimitedEvent {
+  return { type: "rateLimited", providerId, scope: verdict.scope ?? "requests", limit: verdict.limit ?? "requests", retryAfter: verdict.retryAfter };
 }
 
 export type { SetCookie };

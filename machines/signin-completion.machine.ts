@@ -4,6 +4,14 @@
  * created under the account-linking rules; then a session is issued for either strategy.
  * Credentials sign-ins skip the account steps (their account is synthetic).
  *
+ * Pre-hijacked accounts (Sudhodanan & Paverd, USENIX Security 2022): anyone can create a user under an
+ * address they do not own (a passkey registered signed out, an OAuth account whose provider does not
+ * verify addresses) and wait for the owner. So when someone proves an address (an email link, or a
+ * provider that asserts it verified and may link by email) that belongs to a user nobody verified, that
+ * user is removed with everything attached to it (accounts, authenticators, database sessions) and the
+ * prover gets a new user with a new id. Removing the credentials but keeping the id would not do: a
+ * squatter's JWT session names the user id and stays valid until it expires, whatever the store says.
+ *
  * The flow's events (createUser, linkAccount, signIn) are collected as data and handed to the
  * parent in the output, which emits them: a child's `emit` would not reach the parent's listeners.
  */
@@ -34,6 +42,7 @@ export interface SignInCompletionInput {
 }
 
 export type CompletionEvent =
+  | { type: "unverifiedUserReplaced"; previousUser: AdapterUser; user: AdapterUser; account: Account }
   | { type: "createUser"; user: AdapterUser }
   | { type: "linkAccount"; user: AdapterUser; account: Account; profile: User }
   | { type: "signIn"; user: User; account: Account; profile?: Profile; isNewUser: boolean };
@@ -43,6 +52,8 @@ export interface SignInCompletionContext extends SignInCompletionInput {
   storedUser?: AdapterUser;
   /** The stored user who already has the sign-in's email address. */
   emailUser?: AdapterUser;
+  /** That user, removed because this sign-in proved the address nobody had verified for them. */
+  replacedUser?: AdapterUser;
   isNewUser: boolean;
   cookies: SetCookie[];
   redirectTo?: string;
@@ -71,6 +82,7 @@ export const signInCompletionMachine = setup({
     >("signInCallback"),
     findUserByEmail: effect<AdapterUser | null, { email: string }>("findUserByEmail"),
     linkAccount: effect<AdapterUser, { userId: string; account: Account }>("linkAccount"),
+    removeUnverifiedUser: effect<void, { userId: string }>("removeUnverifiedUser"),
     createUserWithAccount: effect<AdapterUser, { user: User; account: Account; emailVerified: boolean }>(
       "createUserWithAccount",
     ),
@@ -88,6 +100,7 @@ export const signInCompletionMachine = setup({
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
     rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
     rememberVerifiedUser: assign((_, storedUser: AdapterUser) => ({ storedUser })),
+    rememberReplacedUser: assign(({ context }) => ({ replacedUser: context.emailUser! })),
     noteLinkedAccount: assign(({ context }, user: AdapterUser) => ({
       storedUser: user,
       events: [...context.events, { type: "linkAccount" as const, user, account: context.account, profile: context.user }],
@@ -97,6 +110,9 @@ export const signInCompletionMachine = setup({
       isNewUser: true,
       events: [
         ...context.events,
+        ...(context.replacedUser
+          ? [{ type: "unverifiedUserReplaced" as const, previousUser: context.replacedUser, user, account: context.account }]
+          : []),
         { type: "createUser" as const, user },
         { type: "linkAccount" as const, user, account: context.account, profile: context.user },
       ],
@@ -128,16 +144,31 @@ export const signInCompletionMachine = setup({
     alreadySignedIn: ({ context }) => context.currentUserId !== undefined,
     hasEmail: ({ context }) => typeof context.user.email === "string" && context.user.email.length > 0,
     emailTaken: ({ context }) => context.emailUser !== undefined,
-    // An email link proves the address, so it signs in as the user who has it. Otherwise: opt-in per
-    // provider, and never onto an address nobody verified, nor from a provider that says it is unverified.
+    // Proving an address that a user nobody verified has: an email link, or a provider that opted in to
+    // linking by email and asserts the address verified. That user may be a squatter's, so neither they
+    // nor anything attached to them (a passkey, an account, a session) is handed to the prover.
+    provesUnverifiedAddress: ({ context }) =>
+      context.emailUser !== undefined &&
+      context.emailUser.emailVerified == null &&
+      (context.provider.type === "email" ||
+        ((context.provider.type === "oauth" || context.provider.type === "oidc") &&
+          context.provider.allowDangerousEmailAccountLinking &&
+          context.emailVerified)),
+    // An email link proves the address, so it signs in as the (verified: see provesUnverifiedAddress) user
+    // who has it. Otherwise: opt-in per provider, and never onto an address nobody verified, nor from a
+    // provider that says it is unverified.
     emailLinkAllowed: ({ context }) =>
       context.emailUser !== undefined &&
       (context.provider.type === "email" ||
         (context.provider.allowDangerousEmailAccountLinking && context.emailUser.emailVerified != null && context.emailVerified)),
     // A followed email link verifies the address of the user it signs in, if nobody had before — and
     // only when that user's address is the one the link proved (not after an address change, say).
+    // So does a provider that asserts the address verified, signing in (or linking) the user who has
+    // it: that person holds the account the provider vouches for. Users Auth.js created through OAuth
+    // (always stored unverified) become verified this way on their next sign-in.
     emailNowVerified: ({ context }) =>
-      context.provider.type === "email" &&
+      (context.provider.type === "email" ||
+        ((context.provider.type === "oauth" || context.provider.type === "oidc") && context.emailVerified === true)) &&
       context.storedUser !== undefined &&
       context.storedUser.emailVerified == null &&
       context.storedUser.email === context.user.email,
@@ -226,6 +257,7 @@ export const signInCompletionMachine = setup({
     },
     checkingEmailLink: {
       always: [
+        { guard: "provesUnverifiedAddress", target: "replacingUnverifiedUser" },
         { guard: "emailLinkAllowed", target: "linkingByEmail" },
         { guard: "emailTaken", target: "notLinked" },
         { target: "creatingUser" },
@@ -236,6 +268,16 @@ export const signInCompletionMachine = setup({
         src: "linkAccount",
         input: ({ context }) => ({ userId: context.emailUser!.id, account: context.account }),
         onDone: { target: "verifyingEmail", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // The unverified user goes first (with its accounts, authenticators and sessions), then the prover
+    // is created afresh: a new id, so no session issued to the old one opens the new account.
+    replacingUnverifiedUser: {
+      invoke: {
+        src: "removeUnverifiedUser",
+        input: ({ context }) => ({ userId: context.emailUser!.id }),
+        onDone: { target: "creatingUser", actions: "rememberReplacedUser" },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },

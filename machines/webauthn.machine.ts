@@ -1,7 +1,9 @@
 /**
  * Passkeys (WebAuthn): options → browser ceremony → verification, over two requests.
- * GET /webauthn-options decides between registering and authenticating, generates the options and
- * rests in `awaitingCredential`; the challenge is carried in an encrypted, provider-bound,
+ * GET /webauthn-options counts against the client's request ceiling (rate limit), normalises the email it was given (as strictly as an email sign-in does),
+ * decides between registering and authenticating, refuses a signed-out registration for an address
+ * that is already someone's (before any challenge exists), generates the options and rests in
+ * `awaitingCredential`; the challenge is carried in an encrypted, provider-bound,
  * short-lived cookie and recorded in the store so it works once. POST /callback resumes here with
  * the browser's credential: the challenge is consumed, the response verified (origin, RP ID,
  * challenge, signature, user verification, counter), and the shared sign-in completion issues the session.
@@ -9,7 +11,15 @@
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, AdapterUser, User } from "../src/types.js";
 import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import {
+  effect,
+  limiterStep,
+  rateLimitedEvent,
+  type FlowFailure,
+  type LimitVerdict,
+  type RateLimitedEvent,
+  type SetCookie,
+} from "./shared.js";
 import {
   signInCompletionMachine,
   type CompletionEvent,
@@ -22,6 +32,7 @@ export interface WebAuthnInput {
   providerId: string;
   /** The action the page asked for, if any; else it is decided from the session and the email. */
   requestedAction?: WebAuthnAction;
+  /** The email the page sent, as sent: it is normalised and checked before anything else. */
   email?: string;
   req: RequestContext;
 }
@@ -57,8 +68,12 @@ export interface WebAuthnContext extends WebAuthnInput {
   isNewUser: boolean;
   redirectTo?: string;
   failure?: FlowFailure;
+  /** What the rate limiter counted for this request (the client's request ceiling). */
+  limit?: LimitVerdict;
   events: CompletionEvent[];
   currentUserId?: string;
+  /** Whether a stored user has the email (looked up only when nobody is signed in). */
+  emailTaken?: boolean;
 }
 
 export type WebAuthnOutput =
@@ -66,9 +81,9 @@ export type WebAuthnOutput =
   | { outcome: "diverted"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "refused"; failure: FlowFailure; cookies: SetCookie[] };
 
-export type WebAuthnEmitted = CompletionEvent;
+export type WebAuthnEmitted = CompletionEvent | RateLimitedEvent;
 
-type Decided = { action: WebAuthnAction; currentUserId?: string };
+type Decided = { action: WebAuthnAction; currentUserId?: string; emailTaken?: boolean };
 type Restored = { challenge: NonNullable<WebAuthnContext["challenge"]>; clearCookies: SetCookie[]; currentUserId?: string };
 
 export const webauthnMachine = setup({
@@ -80,6 +95,8 @@ export const webauthnMachine = setup({
     emitted: {} as WebAuthnEmitted,
   },
   actors: {
+    checkRequestLimit: effect<LimitVerdict, { providerId: string; req: RequestContext }>("checkRequestLimit"),
+    normalizeEmail: effect<string, { email: string }>("normalizeEmail"),
     decideAction: effect<Decided, { providerId: string; requestedAction?: WebAuthnAction; email?: string; req: RequestContext }>(
       "decideAction",
     ),
@@ -101,9 +118,16 @@ export const webauthnMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
+    rememberLimit: assign((_, limit: LimitVerdict) => ({ limit })),
+    refuseAsLimited: assign(({ context }) => ({ failure: { error: context.limit, as: "RateLimited" as const } })),
+    announceLimit: enqueueActions(({ enqueue, context }) => {
+      enqueue.emit(rateLimitedEvent(context.providerId, context.limit!));
+    }),
+    rememberEmail: assign((_, email: string) => ({ email })),
     rememberDecision: assign((_, decided: Decided) => ({
       action: decided.action,
       ...(decided.currentUserId ? { currentUserId: decided.currentUserId } : {}),
+      ...(decided.emailTaken ? { emailTaken: true } : {}),
     })),
     rememberOptions: assign((_, made: { options: unknown; cookies: SetCookie[] }) => ({
       options: made.options,
@@ -135,17 +159,46 @@ export const webauthnMachine = setup({
     }),
   },
   guards: {
+    withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
+    namesEmail: ({ context }) => context.email !== undefined,
+    // Signed out, a passkey registered under an address someone already has would either fail at the
+    // end (AccountNotLinked) or, worse, wait on the account for its owner: refused before a challenge
+    // is minted. Signed in, the new passkey joins the signed-in user whatever address the page sent.
+    registersTakenAddress: ({ context }) =>
+      context.action === "register" && context.currentUserId === undefined && context.emailTaken === true,
     // The posted action must be the one the challenge was minted for.
     registering: ({ context }) => context.challenge?.action === "register" && context.postedAction === "register",
     authenticating: ({ context }) => context.challenge?.action === "authenticate" && context.postedAction === "authenticate",
-    completedAs: (_, params: { done: SignInCompletionOutput; outcome: SignInCompletionOutput["outcome"] }) =>
-      params.done.outcome === params.outcome,
+    // The completion's outcome, one named guard each: one named edge each in the diagram.
+    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
+    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
   },
 }).createMachine({
   id: "webauthn",
   context: ({ input }) => ({ ...input, challengeCookies: [], sessionCookies: [], isNewUser: false, events: [] }),
-  initial: "decidingAction",
+  initial: "checkingRequestLimit",
   states: {
+    // The client's request ceiling, before anything is looked up or a challenge minted.
+    checkingRequestLimit: limiterStep(
+      "checkRequestLimit",
+      ({ context }: { context: WebAuthnContext }) => ({ providerId: context.providerId, req: context.req }),
+      "checkingEmail",
+      "failed",
+    ),
+    checkingEmail: {
+      always: [{ guard: "namesEmail", target: "normalizingEmail" }, { target: "decidingAction" }],
+    },
+    normalizingEmail: {
+      invoke: {
+        src: "normalizeEmail",
+        input: ({ context }) => ({ email: context.email! }),
+        onDone: { target: "decidingAction", actions: { type: "rememberEmail", params: ({ event }) => event.output } },
+        onError: {
+          target: "failed",
+          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "EmailSignInError" as const }) },
+        },
+      },
+    },
     decidingAction: {
       invoke: {
         src: "decideAction",
@@ -155,9 +208,19 @@ export const webauthnMachine = setup({
           ...(context.email ? { email: context.email } : {}),
           req: context.req,
         }),
-        onDone: { target: "generatingOptions", actions: { type: "rememberDecision", params: ({ event }) => event.output } },
+        onDone: { target: "checkingRegistration", actions: { type: "rememberDecision", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
+    },
+    checkingRegistration: {
+      always: [
+        {
+          guard: "registersTakenAddress",
+          target: "failed",
+          actions: { type: "recordFailure", params: { error: undefined, as: "OAuthAccountNotLinked" as const } },
+        },
+        { target: "generatingOptions" },
+      ],
     },
     generatingOptions: {
       invoke: {
@@ -236,12 +299,12 @@ export const webauthnMachine = setup({
         }),
         onDone: [
           {
-            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "signedIn" as const }) },
+            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
             target: "resolvingRedirect",
             actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
           {
-            guard: { type: "completedAs", params: ({ event }) => ({ done: event.output, outcome: "diverted" as const }) },
+            guard: { type: "completionDiverted", params: ({ event }) => event.output },
             target: "diverted",
             actions: { type: "rememberCompletion", params: ({ event }) => event.output },
           },
@@ -270,6 +333,11 @@ export const webauthnMachine = setup({
     diverted: {
       type: "final",
       output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, cookies: context.challengeCookies }),
+    },
+    limited: {
+      type: "final",
+      entry: "announceLimit",
+      output: ({ context }) => ({ outcome: "refused", failure: context.failure!, cookies: context.challengeCookies }),
     },
     failed: {
       type: "final",

@@ -28,10 +28,12 @@ export type ErrorType =
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
   | "OAuthSignInError"
+  | "RateLimited"
   | "RefreshTokenError"
   | "EmailSignInError"
   | "SessionTokenError"
   | "SignOutError"
+  | "StoreUnavailable"
   | "UnknownAction"
   | "UnsupportedStrategy"
   | "UntrustedHost"
@@ -40,6 +42,17 @@ export type ErrorType =
 
 export interface AuthErrorOptions {
   cause?: unknown;
+}
+
+/**
+ * Where every message's "see" link points: the troubleshooting page has one section per error type,
+ * anchored by the type in lowercase. One constant, so a fork or a docs move changes one line.
+ */
+export const TROUBLESHOOTING_URL = "https://github.com/appauth/appauth/blob/main/docs/troubleshooting.md";
+
+/** The troubleshooting section of an error type (or of a configuration check with no error class). */
+export function troubleshootingUrl(anchor: string): string {
+  return `${TROUBLESHOOTING_URL}#${anchor.toLowerCase()}`;
 }
 
 /** Base class of every library error. `cause.err` keeps the original error when there was one. */
@@ -55,8 +68,9 @@ export class AuthError extends Error {
     const opts = typeof message === "object" ? message : options;
     const text = typeof message === "string" ? message : undefined;
     super(text ?? "");
-    this.name = new.target.name;
     this.type = (new.target as unknown as { type: ErrorType }).type;
+    // Named by type, not by class: a minifier renames classes, and logs must still say what happened.
+    this.name = this.type;
     if (opts?.cause !== undefined) {
       const cause = opts.cause;
       this.cause =
@@ -66,13 +80,17 @@ export class AuthError extends Error {
             ? (cause as Record<string, unknown>)
             : { value: cause };
     }
-    if (!this.message) this.message = `${this.type}. Read more in the appauth documentation under errors#${this.type.toLowerCase()}`;
+    if (!this.message) this.message = `${this.type}. See ${troubleshootingUrl(this.type)}`;
   }
 }
 
-/** Errors reported on the sign-in page rather than the error page. */
+/**
+ * Errors reported on the sign-in page rather than the error page. `code`, when set, travels with
+ * the type in the redirect (`&code=`) so the page can say more than the type does.
+ */
 export class SignInError extends AuthError {
   static override kind = "signIn" as const;
+  code?: string;
 }
 
 export class AccessDenied extends AuthError {
@@ -80,6 +98,15 @@ export class AccessDenied extends AuthError {
 }
 export class AdapterError extends AuthError {
   static override type: ErrorType = "AdapterError";
+}
+/**
+ * The store behind the adapter could not answer: unreachable, too slow (an adapter's time limit ran
+ * out), or failing. A fault of the server, never of the person: a session read answers `503` with
+ * `Retry-After`, a sign-in step goes to the error page with `error=StoreUnavailable`, and the log
+ * carries the adapter's own error as `cause`. `auth()` still returns `null` (fail closed).
+ */
+export class StoreUnavailable extends AdapterError {
+  static override type: ErrorType = "StoreUnavailable";
 }
 export class CallbackRouteError extends AuthError {
   static override type: ErrorType = "CallbackRouteError";
@@ -142,6 +169,11 @@ export class SignOutError extends AuthError {
 export class UnknownAction extends AuthError {
   static override type: ErrorType = "UnknownAction";
 }
+/**
+ * A request reached the handler on a path outside the configured `basePath`: the route is mounted
+ * somewhere the config does not say (or the other way round). Reported as UnknownAction.
+ */
+export class BasePathMismatch extends UnknownAction {}
 export class UnsupportedStrategy extends AuthError {
   static override type: ErrorType = "UnsupportedStrategy";
 }
@@ -173,6 +205,13 @@ export class AccountNotLinked extends SignInError {
 export class WebAuthnVerificationError extends SignInError {
   static override type: ErrorType = "WebAuthnVerificationError";
 }
+/**
+ * A passkey this server has no record of. The page removes it from the device where the browser
+ * can (Signal API), so autofill stops offering a passkey that can never work here.
+ */
+export class UnknownPasskey extends WebAuthnVerificationError {
+  override code = "unknown_passkey";
+}
 
 /**
  * Thrown from a credentials provider's `authorize` to refuse a sign-in. `code` ends up in the
@@ -181,7 +220,23 @@ export class WebAuthnVerificationError extends SignInError {
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin";
   /** Put in the `code` query parameter of the redirect to the sign-in page. */
-  code = "credentials";
+  override code = "credentials";
+}
+
+/**
+ * Too many attempts: a password guessed too often for one account, too many sign-in links asked
+ * for one address or from one client, too many requests from one client. Nothing was checked, sent
+ * or stored. `retryAfter` is the number of seconds until the window closes; it travels as the
+ * redirect's `code` (the page says when to try again) or as `Retry-After` on a 429.
+ */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited";
+  readonly retryAfter: number;
+  constructor(message: string, retryAfter: number, options?: AuthErrorOptions) {
+    super(message, options);
+    this.retryAfter = Math.max(1, Math.ceil(retryAfter));
+    this.code = String(this.retryAfter);
+  }
 }
 
 /** Error types that may be shown to the client by name; everything else becomes `Configuration`. */
@@ -194,6 +249,10 @@ export const clientSafeErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "MissingCSRF",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
+  // Beyond DESIGN.md's list (issue 18): the person is told to wait, and for how long; nothing else is said.
+  "RateLimited",
+  // Says only "try again shortly": the browser client keeps the last session, the page says so.
+  "StoreUnavailable",
   "Verification",
   "WebAuthnVerificationError",
 ]);
@@ -202,7 +261,40 @@ export function isClientSafeErrorType(type: string): type is ErrorType {
   return clientSafeErrorTypes.has(type as ErrorType);
 }
 
+/**
+ * Errors caused by what a person did or typed (a wrong password, a malformed address, a stale form,
+ * an unknown passkey, a cancel at the provider): logged at `warn` in one line, never with a stack,
+ * because nothing on the server needs fixing. Everything else is a fault and is logged at `error`.
+ * They are the client-safe types, less those that can also mean a fault.
+ */
+export function isUserMistake(error: AuthError): boolean {
+  if (!clientSafeErrorTypes.has(error.type)) return false;
+  // Named to the browser, but a fault of the server all the same.
+  if (error.type === "StoreUnavailable") return false;
+  // A provider's refusal can be its outage or a misconfigured client; only a cancel is the person's.
+  if (error.type === "OAuthCallbackError") return (error as SignInError).code === "access_denied";
+  // A signIn callback that threw may be a bug of its own: its error keeps its stack.
+  if (error.type === "AccessDenied") return error.cause?.err === undefined;
+  return true;
+}
+
+/** The `code` a sign-in error carries to the page, if any. */
+export function errorCode(error: AuthError): string | undefined {
+  return error instanceof SignInError && typeof error.code === "string" && error.code !== "" ? error.code : undefined;
+}
+
 /** Whether the error is reported on the sign-in page (as opposed to the error page). */
 export function isSignInError(error: AuthError): boolean {
   return (error.constructor as typeof AuthError).kind === "signIn";
+}
+
+/** How long a client is asked to wait (`Retry-After`, seconds) before reading again after a store fault. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Whether `error` is a store fault: an adapter call failed or ran out of time. Flows report it as
+ * itself, never as the refusal they would otherwise have made (AccessDenied, Verification, ...).
+ */
+export function isStoreFault(error: unknown): error is StoreUnavailable {
+  return error instanceof StoreUnavailable;
 }

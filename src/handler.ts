@@ -4,20 +4,29 @@
  * result into a `Response`. Nothing a request carries can make it answer 500: only a fault of the
  * server's configuration does, reported as `Configuration` and logged in full.
  */
-import { getRuntime, type Runtime } from "./config/runtime.js";
-import { processEnv } from "./config/env.js";
+import { getRuntime, reportConfigFault, type Runtime } from "./config/runtime.js";
+import { isProduction, processEnv } from "./config/env.js";
 import { resolveCsrf } from "./csrf.js";
 import {
   AuthError,
+  BasePathMismatch,
   CallbackRouteError,
-  CredentialsSignin,
+  errorCode,
+  InvalidConfiguration,
+  InvalidEndpoints,
   InvalidProvider,
   isClientSafeErrorType,
   isSignInError,
+  MissingAdapter,
+  RateLimited,
+  MissingAdapterMethods,
   MissingCSRF,
   UnknownAction,
+  UntrustedHost,
 } from "./errors.js";
-import { bindCredentialsSignIn, handleCredentialsCallback, type BoundCredentialsSignIn } from "./flows/credentials-signin.js";
+import { keptFields, rateLimitedError, rateLimitedPlan } from "./flows/failure.js";
+import { deliver } from "./flows/run.js";
+import { checkRequest } from "./rate-limit/limiter.js";
 import {
   errorPageUrl,
   showCsrf,
@@ -28,15 +37,11 @@ import {
   showVerifyRequest,
   signInPageUrl,
 } from "./flows/pages.js";
-import { bindWebAuthn, handleWebAuthnCallback, handleWebAuthnOptions, type BoundWebAuthn } from "./flows/webauthn.js";
 import type { WebAuthnConfig } from "./providers/webauthn.js";
-import { bindEmail, handleEmailCallback, handleEmailSignIn, type BoundEmail } from "./flows/email.js";
-import { bindDatabaseSession, type BoundDatabaseSession } from "./flows/database-session.js";
-import { bindOAuth, handleOAuthCallback, handleOAuthSignIn, type BoundOAuth } from "./flows/oauth.js";
-import { bindSessionMachine, handleSession, type BoundSessionMachine } from "./flows/session.js";
-import { bindSignOut, handleProviderSignOutReturn, handleSignOut, type BoundSignOut } from "./flows/signout.js";
-import { bindBackchannelLogout, handleBackchannelLogout, type BoundBackchannelLogout } from "./flows/backchannel-logout.js";
-import { consoleLogger } from "./logger.js";
+import { bindDatabaseSession } from "./flows/database-session.js";
+import { bindSessionMachine, handleSession } from "./flows/session.js";
+import { lazy } from "./lazy.js";
+import { logAuthError, reportOnce } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
 import type { RequestContext } from "./request-context.js";
 import { toResponse, type ResponsePlan } from "./response.js";
@@ -44,35 +49,30 @@ import { buildContext } from "./router.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { AuthConfig, AuthConfigInput, EmailConfig, ProviderConfig } from "./types.js";
 
-interface Flows {
-  credentialsSignIn: BoundCredentialsSignIn;
-  webauthn: BoundWebAuthn;
-  email: BoundEmail;
-  oauth: BoundOAuth;
-  session: { jwt: BoundSessionMachine; database: BoundDatabaseSession };
-  signOut: BoundSignOut;
-  backchannelLogout: BoundBackchannelLogout;
-}
+/** Each runtime's bound machines, by the function that binds them (binding costs more than a whole flow). */
+const boundFlows = new WeakMap<Runtime, Map<(rt: Runtime) => unknown, unknown>>();
 
-const boundFlows = new WeakMap<Runtime, Flows>();
-
-/** The machines of a runtime, bound to its effects once (binding costs more than a whole flow). */
-function flowsOf(rt: Runtime): Flows {
+/** A flow's machines bound to a runtime's effects, bound the first time a request needs them. */
+function bound<T>(rt: Runtime, bind: (rt: Runtime) => T): T {
   let flows = boundFlows.get(rt);
-  if (!flows) {
-    flows = {
-      credentialsSignIn: bindCredentialsSignIn(rt),
-      webauthn: bindWebAuthn(rt),
-      email: bindEmail(rt),
-      oauth: bindOAuth(rt),
-      session: { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) },
-      signOut: bindSignOut(rt),
-      backchannelLogout: bindBackchannelLogout(rt),
-    };
-    boundFlows.set(rt, flows);
-  }
-  return flows;
+  if (!flows) boundFlows.set(rt, (flows = new Map()));
+  if (!flows.has(bind)) flows.set(bind, bind(rt));
+  return flows.get(bind) as T;
 }
+
+const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) });
+
+/*
+ * The other flows are imported by the first request that takes them: reading a session, the
+ * request of every page load, needs neither the OAuth client nor the JOSE and WebAuthn libraries
+ * (issue 19: cold start and middleware bundle).
+ */
+const oauthFlow = lazy(() => import("./flows/oauth.js"));
+const emailFlow = lazy(() => import("./flows/email.js"));
+const webAuthnFlow = lazy(() => import("./flows/webauthn.js"));
+const signOutFlow = lazy(() => import("./flows/signout.js"));
+const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
+const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
 
 /** Resolves a config input (object, or function of the request) to its runtime. */
 export async function resolveRuntime(request: Request | undefined, input: AuthConfigInput): Promise<Runtime> {
@@ -92,8 +92,8 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
   try {
     rt = await resolveRuntime(request, config);
   } catch (error) {
-    const logger = typeof config === "object" ? config.logger : undefined;
-    (logger?.error ?? consoleLogger.error)(error instanceof AuthError ? error.type : "Configuration", error);
+    // Once per config: a remembered failure reaches every request.
+    reportConfigFault(typeof config === "object" ? config.logger : undefined, error);
     return configurationFault(request);
   }
 
@@ -101,11 +101,18 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
   try {
     ctx = await buildContext(rt, request);
   } catch (error) {
+    if (error instanceof BasePathMismatch) {
+      // A mounting mistake, not a visitor's: every request says the same, so it is said once.
+      if (!reportOnce(rt, rt.logger.warn, { code: "BasePathMismatch", message: error.message })) rt.logger.debug(error.type, error.message);
+      return typedError(rt, request, error, 400);
+    }
     if (error instanceof UnknownAction) {
       rt.logger.debug("UnknownAction", error.message);
-      return typedError(error, 400);
+      return typedError(rt, request, error, 400);
     }
-    rt.logger.error(error instanceof AuthError ? error.type : "Configuration", error);
+    // The config resolution already said, once, that no host is trusted; each request adds a debug line.
+    if (error instanceof UntrustedHost) rt.logger.debug(error.type, error.message);
+    else rt.logger.error(error instanceof AuthError ? error.type : "Configuration", error);
     return configurationFault(request);
   }
 
@@ -116,7 +123,7 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
   } catch (error) {
     if (error instanceof UnknownAction || error instanceof InvalidProvider) {
       rt.logger.debug(error.type, error.message);
-      return typedError(error, error instanceof InvalidProvider ? 404 : 400);
+      return typedError(rt, request, error, error instanceof InvalidProvider ? 404 : 400);
     }
     plan = errorPlan(rt, ctx, error);
   }
@@ -124,11 +131,10 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
 }
 
 async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
-  const flows = flowsOf(rt);
   if (ctx.method === "GET") {
     switch (ctx.action) {
       case "session":
-        return handleSession(rt, flows.session, ctx);
+        return handleSession(rt, bound(rt, bindSessions), ctx);
       case "csrf":
         return showCsrf(rt, ctx);
       case "providers":
@@ -138,7 +144,10 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         if (ctx.providerId) callbackProvider(rt, ctx);
         return showSignIn(rt, ctx);
       case "signout":
-        if (ctx.providerId) return handleProviderSignOutReturn(rt, ctx, callbackProvider(rt, ctx));
+        if (ctx.providerId) {
+          const provider = callbackProvider(rt, ctx);
+          return (await signOutFlow()).handleProviderSignOutReturn(rt, ctx, provider);
+        }
         return showSignOut(rt, ctx);
       case "error":
         return showError(rt, ctx);
@@ -146,13 +155,19 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         return showVerifyRequest(rt, ctx);
       case "callback": {
         const provider = callbackProvider(rt, ctx);
-        if (isOAuth(provider)) return oauthCallback(rt, flows, ctx, provider);
-        if (provider.type === "email") return handleEmailCallback(rt, flows.email, ctx, provider as EmailConfig);
+        if (isOAuth(provider)) return oauthCallback(rt, ctx, provider);
+        if (provider.type === "email") {
+          const { bindEmail, handleEmailCallback } = await emailFlow();
+          return handleEmailCallback(rt, bound(rt, bindEmail), ctx, provider as EmailConfig);
+        }
         return unsupportedFlow(ctx);
       }
       case "webauthn-options": {
         const provider = callbackProvider(rt, ctx);
-        if (provider.type === "webauthn") return handleWebAuthnOptions(rt, flows.webauthn, ctx, provider as WebAuthnConfig);
+        if (provider.type === "webauthn") {
+          const { bindWebAuthn, handleWebAuthnOptions } = await webAuthnFlow();
+          return handleWebAuthnOptions(rt, bound(rt, bindWebAuthn), ctx, provider as WebAuthnConfig);
+        }
         return unsupportedFlow(ctx);
       }
       case "backchannel-logout":
@@ -160,11 +175,22 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
     }
   }
 
+  // The client's request ceiling, before anything else: the OAuth start counts it in its own machine.
+  if (!isOAuthStart(rt, ctx)) {
+    const verdict = await checkRequest(rt.rateLimit, ctx.request, rt.logger);
+    if (!verdict.allowed) {
+      await deliver(rt, { type: "rateLimited", providerId: ctx.providerId ?? "", scope: "requests", limit: "requests", retryAfter: verdict.retryAfter });
+      const error = rateLimitedError(verdict);
+      return ctx.action === "session" || ctx.action === "backchannel-logout" ? rateLimitedPlan(rt, error) : error;
+    }
+  }
+
   // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
   if (ctx.action === "backchannel-logout") {
     const provider = callbackProvider(rt, ctx);
     if (!isOAuth(provider)) return unsupportedFlow(ctx);
-    return handleBackchannelLogout(rt, flows.backchannelLogout, ctx, provider);
+    const { bindBackchannelLogout, handleBackchannelLogout } = await backchannelLogoutFlow();
+    return handleBackchannelLogout(rt, bound(rt, bindBackchannelLogout), ctx, provider);
   }
   if (ctx.action === "signout" && ctx.providerId) throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
 
@@ -177,50 +203,61 @@ async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan 
         rt.logger.debug("MissingCSRF", "POST /session without a valid CSRF token");
         return { json: null, status: 400 };
       }
-      return handleSession(rt, flows.session, ctx);
-    case "signout":
+      return handleSession(rt, bound(rt, bindSessions), ctx);
+    case "signout": {
       if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signout.");
-      return handleSignOut(rt, flows.signOut, ctx);
+      const { bindSignOut, handleSignOut } = await signOutFlow();
+      return handleSignOut(rt, bound(rt, bindSignOut), ctx);
+    }
     case "signin": {
       if (!ctx.providerId) throw new UnknownAction("POST /signin needs a provider: /signin/:provider.");
       const provider = callbackProvider(rt, ctx);
       if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signin.");
       // Credentials are posted to /callback/:provider; a POST here only asks for the form.
       if (provider.type === "credentials") return { redirect: signInPageUrl(rt, ctx) };
-      if (isOAuth(provider)) return handleOAuthSignIn(rt, flows.oauth, ctx, provider);
-      if (provider.type === "email") return handleEmailSignIn(rt, flows.email, ctx, provider as EmailConfig);
+      if (isOAuth(provider)) {
+        const { bindOAuth, handleOAuthSignIn } = await oauthFlow();
+        return handleOAuthSignIn(rt, bound(rt, bindOAuth), ctx, provider);
+      }
+      if (provider.type === "email") {
+        const { bindEmail, handleEmailSignIn } = await emailFlow();
+        return handleEmailSignIn(rt, bound(rt, bindEmail), ctx, provider as EmailConfig);
+      }
       return unsupportedFlow(ctx);
     }
     case "callback": {
       const provider = callbackProvider(rt, ctx);
       // A provider's form_post callback carries no CSRF token: its state and PKCE checks protect it.
-      if (isOAuth(provider)) return oauthCallback(rt, flows, ctx, provider);
+      if (isOAuth(provider)) return oauthCallback(rt, ctx, provider);
       if (provider.type !== "credentials" && provider.type !== "webauthn") return unsupportedFlow(ctx);
       if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action callback.");
       if (provider.type === "webauthn") {
-        const result = await handleWebAuthnCallback(rt, flows.webauthn, ctx, provider as WebAuthnConfig);
+        const { bindWebAuthn, handleWebAuthnCallback } = await webAuthnFlow();
+        const result = await handleWebAuthnCallback(rt, bound(rt, bindWebAuthn), ctx, provider as WebAuthnConfig);
         if ("plan" in result) return result.plan;
         const plan = errorPlan(rt, ctx, result.error);
         return { ...plan, cookies: [...(plan.cookies ?? []), ...result.cookies] };
       }
-      return handleCredentialsCallback(rt, flows.credentialsSignIn, ctx, provider.id);
+      const { bindCredentialsSignIn, handleCredentialsCallback } = await credentialsFlow();
+      return handleCredentialsCallback(rt, bound(rt, bindCredentialsSignIn), ctx, provider.id);
     }
     default:
       throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
   }
 }
 
+function isOAuthStart(rt: Runtime, ctx: RequestContext): boolean {
+  const provider = ctx.action === "signin" && ctx.providerId ? rt.providerById.get(ctx.providerId) : undefined;
+  return provider !== undefined && isOAuth(provider);
+}
+
 function isOAuth(provider: ProviderConfig): provider is ProviderConfig & OAuthProviderConfig {
   return provider.type === "oauth" || provider.type === "oidc";
 }
 
-async function oauthCallback(
-  rt: Runtime,
-  flows: Flows,
-  ctx: RequestContext,
-  provider: OAuthProviderConfig,
-): Promise<ResponsePlan> {
-  const result = await handleOAuthCallback(rt, flows.oauth, ctx, provider);
+async function oauthCallback(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig): Promise<ResponsePlan> {
+  const { bindOAuth, handleOAuthCallback } = await oauthFlow();
+  const result = await handleOAuthCallback(rt, bound(rt, bindOAuth), ctx, provider);
   if ("plan" in result) return result.plan;
   const plan = errorPlan(rt, ctx, result.error);
   return { ...plan, cookies: [...(plan.cookies ?? []), ...result.cookies] };
@@ -243,17 +280,60 @@ function unsupportedFlow(ctx: RequestContext): never {
  */
 export function errorPlan(rt: Runtime, ctx: RequestContext, thrown: unknown): ResponsePlan {
   const error = thrown instanceof AuthError ? thrown : new CallbackRouteError({ cause: thrown });
+  // A fetch client is told to wait with a 429 and Retry-After (and where the sign-in page is).
+  if (error instanceof RateLimited && ctx.returnRedirect) {
+    const params = new URLSearchParams({ error: error.type, code: error.code! });
+    return rateLimitedPlan(rt, error, signInPageUrl(rt, ctx, params));
+  }
   const safe = isClientSafeErrorType(error.type);
-  // The full error is always logged on the server, CredentialsSignin included (the spec asks for it).
-  rt.logger.error(error.type, error);
+  // Always logged, CredentialsSignin included (the spec asks for it): a person's mistake as a warning.
+  logAuthError(rt.logger, error);
+  // The error page answers 400 whatever it is asked to show, so a fault of the configuration is a
+  // 500 on the request that met it (a browser's; a fetch client's {url} answer stays as it is).
+  if (isConfigurationFault(error) && !ctx.returnRedirect && !rt.pages.error) {
+    const page = renderErrorPage({ theme: rt.theme, error: "Configuration", signInUrl: `${ctx.baseUrl}/signin`, homeUrl: ctx.origin });
+    return { status: 500, html: page.html };
+  }
   const params = new URLSearchParams({ error: safe ? error.type : "Configuration" });
-  if (error instanceof CredentialsSignin) params.set("code", error.code);
-  if (safe && isSignInError(error)) return { redirect: signInPageUrl(rt, ctx, params) };
+  const code = errorCode(error);
+  if (code) params.set("code", code);
+  if (safe && isSignInError(error)) {
+    for (const [name, value] of keptFields(rt, ctx, error)) params.set(name, value);
+    return { redirect: signInPageUrl(rt, ctx, params) };
+  }
   return { redirect: errorPageUrl(rt, ctx, params) };
 }
 
-/** A typed error answered directly (no redirect): for requests that name no route or provider. */
-function typedError(error: AuthError, status: number): Response {
+/**
+ * Whether a flow met a fault of the server's configuration (an endpoint it may not use, a missing
+ * client secret or adapter method), as opposed to anything a request or a peer caused. An
+ * `InvalidConfiguration` that wraps another error is a flow's report of an unexpected failure, not one.
+ */
+function isConfigurationFault(error: AuthError): boolean {
+  if (error instanceof InvalidEndpoints || error instanceof MissingAdapter || error instanceof MissingAdapterMethods) return true;
+  return error instanceof InvalidConfiguration && error.cause === undefined;
+}
+
+/**
+ * A typed error answered directly (no redirect): for requests that name no route or provider. A
+ * browser gets the error page (with the reason outside production), anything else JSON.
+ */
+function typedError(rt: Runtime, request: Request, error: AuthError, status: number): Response {
+  if (wantsHtml(request)) {
+    const prefix = rt.basePath === "/" ? "" : rt.basePath;
+    const page = renderErrorPage({
+      theme: rt.theme,
+      error: error.type,
+      signInUrl: `${prefix}/signin`,
+      homeUrl: "/",
+      status,
+      ...(isProduction(rt.env) ? {} : { detail: error.message }),
+    });
+    return new Response(page.html, {
+      status: page.status,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-cache, no-store" },
+    });
+  }
   return new Response(JSON.stringify({ error: error.type, message: error.message }), {
     status,
     headers: { "Content-Type": "application/json", "Cache-Control": "private, no-cache, no-store" },
@@ -261,10 +341,13 @@ function typedError(error: AuthError, status: number): Response {
 }
 
 /** The answer when the server's configuration is at fault: 500, type `Configuration`, no detail. */
+function wantsHtml(request: Request): boolean {
+  return (request.headers.get("accept") ?? "").includes("text/html");
+}
+
 function configurationFault(request: Request): Response {
-  const accept = request.headers.get("accept") ?? "";
   const message = "There is a problem with the server configuration. Check the server logs for more information.";
-  if (accept.includes("text/html")) {
+  if (wantsHtml(request)) {
     const page = renderErrorPage({ theme: { colorScheme: "auto" }, error: "Configuration", signInUrl: "/", homeUrl: "/" });
     return new Response(page.html, {
       status: 500,

@@ -2,7 +2,7 @@
  * The logger: the configured one where it defines a level, the built-in console logger otherwise.
  * `debug` messages are dropped unless `debug: true` (and then only through the built-in logger).
  */
-import { AuthError } from "./errors.js";
+import { AuthError, isUserMistake, troubleshootingUrl } from "./errors.js";
 import type { LoggerInstance } from "./types.js";
 
 const RED = "\x1b[31m";
@@ -41,4 +41,42 @@ export function createLogger(custom: Partial<LoggerInstance> | undefined, debug:
     warn: custom?.warn?.bind(custom) ?? consoleLogger.warn,
     debug: custom?.debug?.bind(custom) ?? (debug ? consoleLogger.debug : noop),
   };
+}
+
+/** An error's message with its causes' messages, in one line: what a warning says instead of a stack. */
+export function oneLine(error: Error): string {
+  const parts = [error.message || error.name];
+  let cause = error instanceof AuthError ? error.cause?.err : (error.cause as unknown);
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
+    parts.push(`caused by ${cause.message || cause.name}`);
+    cause = cause.cause;
+  }
+  return parts.join(" — ");
+}
+
+/**
+ * Logs an error a request ended with, named by its `type`: a person's mistake (wrong password,
+ * malformed address, unknown passkey, ...) at `warn` in one line, a fault at `error` with its cause.
+ */
+export function logAuthError(logger: LoggerInstance, error: AuthError): void {
+  if (isUserMistake(error)) logger.warn(error.type, oneLine(error));
+  else logger.error(error.type, error);
+}
+
+/**
+ * Logs a configuration fault once per `key` (an object the fault belongs to: a config, a runtime),
+ * however many requests run into it, with the troubleshooting link for `anchor`.
+ */
+const reported = new WeakMap<object, Set<string>>();
+export function reportOnce(
+  key: object,
+  log: (code: string, ...message: unknown[]) => void,
+  fault: { code: string; message: string; anchor?: string },
+): boolean {
+  let codes = reported.get(key);
+  if (!codes) reported.set(key, (codes = new Set()));
+  if (codes.has(fault.code)) return false;
+  codes.add(fault.code);
+  log(fault.code, `${fault.message} See ${troubleshootingUrl(fault.anchor ?? fault.code)}`);
+  return true;
 }

@@ -22,6 +22,7 @@ export function toResponse(plan: ResponsePlan, options: { returnRedirect: boolea
     if (options.returnRedirect) {
       headers.set("Content-Type", "application/json");
       headers.set("Cache-Control", NO_STORE);
+      forbidOldCaches(headers);
       return new Response(JSON.stringify({ url: plan.redirect }), { status: 200, headers });
     }
     headers.set("Location", plan.redirect);
@@ -35,5 +36,12 @@ export function toResponse(plan: ResponsePlan, options: { returnRedirect: boolea
   }
   headers.set("Content-Type", "application/json");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE);
+  if (headers.get("Cache-Control") === NO_STORE) forbidOldCaches(headers);
   return new Response(JSON.stringify(plan.json ?? null), { status: plan.status ?? 200, headers });
+}
+
+/** What Auth.js adds to its JSON answers for HTTP/1.0 caches and proxies that ignore Cache-Control. */
+function forbidOldCaches(headers: Headers): void {
+  headers.set("Expires", "0");
+  headers.set("Pragma", "no-cache");
 }

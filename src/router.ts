@@ -5,7 +5,7 @@
  */
 import { parseCookies } from "./cookies.js";
 import type { Runtime } from "./config/runtime.js";
-import { UnknownAction, UntrustedHost } from "./errors.js";
+import { BasePathMismatch, UnknownAction, UntrustedHost } from "./errors.js";
 import type { AuthAction, RequestContext } from "./request-context.js";
 
 const ACTIONS = new Set<AuthAction>([
@@ -37,7 +37,7 @@ export function trustedOrigin(rt: Runtime, request: Request, url: URL): string {
   if (rt.envUrl) return rt.envUrl.origin;
   if (!rt.trustHost) {
     throw new UntrustedHost(
-      `Host must be trusted. URL was: ${url.origin}. Set trustHost: true (or AUTH_TRUST_HOST) when the platform sets the host header safely, or set APPAUTH_URL.`,
+      `Host must be trusted. URL was: ${url.origin}. Set AUTH_TRUST_HOST=true (or trustHost: true) when the platform or proxy sets the Host header, or set AUTH_URL to the site's URL.`,
     );
   }
   const host = firstHeaderValue(request.headers.get("x-forwarded-host"));
@@ -71,6 +71,10 @@ export function parseAction(pathname: string, basePath: string): { action: AuthA
     return null;
   }
   return providerId ? { action, providerId } : null;
+}
+
+function underBasePath(pathname: string, basePath: string): boolean {
+  return basePath === "/" || pathname === basePath || pathname.startsWith(`${basePath}/`);
 }
 
 /** The body of a POST: its fields (first value wins), and for a form every value of every field. */
@@ -112,6 +116,11 @@ export async function buildContext(rt: Runtime, request: Request): Promise<Reque
   // Joined, not resolved: a path such as "//host/auth/session" must stay a path, not name a host.
   const url = new URL(`${origin}${raw.pathname}${raw.search}`);
   const route = parseAction(url.pathname, rt.basePath);
+  if (!route && !underBasePath(url.pathname, rt.basePath)) {
+    throw new BasePathMismatch(
+      `Cannot handle ${request.method} ${url.pathname}: appauth is configured with basePath "${rt.basePath}", and this path is not under it. Mount the handler at ${rt.basePath}/*, or set \`basePath\` (or AUTH_URL's path) to where it is mounted.`,
+    );
+  }
   if (!route) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: not a route of appauth.`);
   const method = request.method === "GET" || request.method === "HEAD" ? "GET" : request.method === "POST" ? "POST" : null;
   if (!method) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: only GET and POST are served.`);

@@ -10,10 +10,12 @@
  * }
  * ```
  */
+import type { InspectionEvent } from "xstate";
 import type { AuthError, CredentialsSignin } from "./errors.js";
 import type { customFetch, skipCSRFCheck } from "./symbols.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { WebAuthnConfig } from "./providers/webauthn.js";
+import type { RateLimitOptions } from "./rate-limit/options.js";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
@@ -28,7 +30,8 @@ export interface User {
 
 export interface AdapterUser extends User {
   id: string;
-  email: string;
+  /** `null` for a user whose provider gave no address (as Auth.js stores it): any number of them can exist. */
+  email: string | null;
   emailVerified: Date | null;
 }
 
@@ -280,6 +283,8 @@ export interface Theme {
   logo?: string;
   brandColor?: string;
   buttonText?: string;
+  /** The application's name: the sign-in page says "Sign in to <brandName>" and links back to it. */
+  brandName?: string;
 }
 
 export interface PagesOptions {
@@ -349,6 +354,13 @@ export interface SessionOptions {
   maxAge?: number;
   updateAge?: number;
   generateSessionToken?: () => string;
+  /**
+   * Sign in, on their first session read, the people who hold a session cookie made by Auth.js v5
+   * (`authjs.session-token`) or next-auth v4 (`next-auth.session-token`) with the same secret (or, for
+   * database sessions, the same store): the cookie is replaced by appauth's. Default `true`; set
+   * `false` once everyone has been migrated, or to sign everyone out on the switch.
+   */
+  acceptAuthJsCookies?: boolean;
 }
 
 export interface CallbacksOptions {
@@ -362,16 +374,27 @@ export interface CallbacksOptions {
   redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>;
   jwt?: (params: {
     token: JWT;
-    user?: User | AdapterUser;
+    /**
+     * The signed-in user, at sign-in (`trigger` `"signIn"` or `"signUp"`) only; absent on later reads.
+     * Typed as present, as Auth.js types it, so existing callbacks compile unchanged: check it.
+     */
+    user: User | AdapterUser;
     account?: Account | null;
     profile?: Profile;
     trigger?: "signIn" | "signUp" | "update";
     /** @deprecated use `trigger === "signUp"` */
     isNewUser?: boolean;
-    session?: unknown;
+    /** What the client sent to `update(data)`: untrusted input, validate it. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Auth.js types it, so its callbacks compile
+    session?: any;
   }) => Awaitable<JWT | null>;
   session?: (params: {
-    session: Session;
+    /**
+     * The session about to be returned. Its `user` is always there; with database sessions it is the
+     * stored user (with `id`) and the session carries `userId` and `sessionToken` too, as in Auth.js.
+     * Return only what the browser may see: a `sessionToken` left in the result is removed.
+     */
+    session: Session & { user: AdapterUser } & Omit<AdapterSession, "expires">;
     token: JWT;
     user: AdapterUser;
     /**
@@ -379,7 +402,8 @@ export interface CallbacksOptions {
      * account as stored, its access token renewed when it was due. (JWT sessions: `token.account`.)
      */
     account?: AdapterAccount;
-    newSession?: unknown;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Auth.js types it
+    newSession?: any;
     trigger?: "update";
   }) => Awaitable<Session | DefaultSession>;
 }
@@ -397,14 +421,31 @@ export interface EventCallbacks {
   linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>;
   /**
+   * Someone proved an address (an email link, or a provider asserting it verified and allowed to link
+   * by email) that a user nobody had verified had: `previousUser` was removed with its accounts,
+   * passkeys and sessions (a possible pre-hijacked account), and `user` was created for the prover,
+   * signing in with `account`. Fired once the sign-in completed.
+   */
+  unverifiedUserReplaced?: (message: { previousUser: AdapterUser; user: AdapterUser; account: Account }) => Awaitable<void>;
+  /**
    * An OpenID Provider's back-channel logout token ended sessions: those of its user `sub` and/or of
    * its session `sid`, signed in through `provider`; `count` of them were found (possibly 0).
    */
   backchannelLogout?: (message: { provider: string; sub?: string; sid?: string; count: number }) => Awaitable<void>;
+  /**
+   * A rate limit refused an attempt (see `rateLimit`): `scope` is the flow (`credentials`, `email`,
+   * or `requests` for the client's request ceiling), `limit` the limit that refused, `retryAfter`
+   * the seconds until its window closes. Nothing was checked, sent or stored.
+   */
+  rateLimited?: (message: { providerId: string; scope: string; limit: string; retryAfter: number }) => Awaitable<void>;
 }
 
-/** An observer of every machine the library runs (see `inspect` in DESIGN.md §2). */
-export type InspectionObserver = (event: unknown) => void;
+/**
+ * An observer of every machine the library runs: a function, or an observer object such as a Stately
+ * inspector's `inspect` (`createWebSocketInspector({ url }).inspect`). It receives XState inspection
+ * events whose data is redacted and whose actors are read-only stand-ins.
+ */
+export type InspectionObserver = ((event: InspectionEvent) => void) | { next?: (event: InspectionEvent) => void };
 
 export interface AuthConfig {
   providers: Provider[];
@@ -427,6 +468,11 @@ export interface AuthConfig {
   skipCSRFCheck?: typeof skipCSRFCheck;
   /** Watch every flow as it runs; secrets are redacted before an event reaches the observer. */
   inspect?: InspectionObserver;
+  /**
+   * Brute-force and flood protection of the sign-in flows: on by default, `false` switches it off.
+   * See {@link RateLimitOptions} for the limits and where they are counted.
+   */
+  rateLimit?: false | RateLimitOptions;
   /** Options used internally by integrations; not part of the stable API. */
   raw?: unknown;
 }

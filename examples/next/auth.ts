@@ -10,7 +10,7 @@ import type { Provider } from "appauth";
 import Credentials from "appauth/providers/credentials";
 import Nodemailer from "appauth/providers/nodemailer";
 import { Passkey } from "appauth/providers/passkey";
-import { sqliteAdapter } from "appauth/adapters/sql";
+import { sqliteAdapter } from "appauth/adapters/sqlite";
 import { authConfig } from "./auth.config";
 import { checkDemoAccount } from "./lib/demo-account";
 

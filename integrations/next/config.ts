@@ -4,10 +4,11 @@
  * `/api/auth`. The translation is made once per config object, so the core's per-config cache
  * (validation, bound machines) keeps working for the lazy form too.
  */
-import { NextRequest } from "next/server.js";
+import type { NextRequest } from "next/server";
 import { processEnv, urlFromEnv } from "../../src/config/env.js";
 import type { AuthorizedCallback } from "../../src/server/index.js";
 import type { AuthConfig, AuthConfigInput, Awaitable, CallbacksOptions } from "../../src/types.js";
+import { nextServer } from "./modules.js";
 
 /** Integration A's default base path, where the catch-all route `app/api/auth/[...appauth]` lives. */
 export const DEFAULT_BASE_PATH = "/api/auth";
@@ -40,9 +41,10 @@ function envNamesBasePath(): boolean {
 }
 
 /** The request as Next's own type: the lazy config function may rely on `nextUrl`, `cookies`, ... */
-function asNextRequest(request: Request | undefined): NextRequest | undefined {
-  if (request === undefined || request instanceof NextRequest) return request;
-  return new NextRequest(request);
+async function asNextRequest(request: Request | undefined): Promise<NextRequest | undefined> {
+  if (request === undefined) return request;
+  const { NextRequest } = await nextServer();
+  return request instanceof NextRequest ? request : new NextRequest(request);
 }
 
 /** The core input for `input`: the same object (or function) on every call, defaults applied once per config. */
@@ -59,6 +61,6 @@ export function toCoreConfig(input: AppAuthConfigInput): AuthConfigInput {
     }
     return core;
   };
-  if (typeof input === "function") return async (request) => withDefaults(await input(asNextRequest(request)));
+  if (typeof input === "function") return async (request) => withDefaults(await input(await asNextRequest(request)));
   return withDefaults(input);
 }

@@ -3,9 +3,8 @@
  * server action or route handler (`next/headers`), a `Response` (middleware, wrapped handlers), or a
  * Node `ServerResponse` (API routes, `getServerSideProps`).
  */
-import { cookies } from "next/headers.js";
-import { unstable_rethrow } from "next/navigation.js";
 import { serializeCookie, type SetCookie } from "../../src/cookies.js";
+import { nextHeaders, nextNavigation } from "./modules.js";
 
 /** The response half of a pages-router API route or of `getServerSideProps`' context. */
 export interface NodeResponseLike {
@@ -22,7 +21,7 @@ export interface NodeResponseLike {
 export async function writeToCookieStore(list: SetCookie[]): Promise<boolean> {
   if (list.length === 0) return true;
   try {
-    const store = await cookies();
+    const store = await (await nextHeaders()).cookies();
     for (const { name, value, options } of list) {
       store.set(name, value, {
         path: options.path ?? "/",
@@ -36,7 +35,7 @@ export async function writeToCookieStore(list: SetCookie[]): Promise<boolean> {
     }
     return true;
   } catch (error) {
-    unstable_rethrow(error);
+    (await nextNavigation()).unstable_rethrow(error);
     return false;
   }
 }

@@ -16,18 +16,19 @@
  * redirects back to Next's APIs. Nothing here imports a Node built-in, and the middleware path
  * (`auth` as middleware) loads only the session machines, so it runs on the edge runtime.
  */
-import { NextResponse, type NextRequest } from "next/server.js";
-import { redirect, unstable_rethrow } from "next/navigation.js";
+import type { NextRequest } from "next/server";
 import type { SetCookie } from "../../src/cookies.js";
 import type { AuthorizationParams } from "../../src/server/actions.js";
-import { guardRequest } from "../../src/server/guard.js";
+import { guardRequest, storeUnavailableResponse } from "../../src/server/guard.js";
 import { readSession } from "../../src/server/session.js";
 import type { Session } from "../../src/types.js";
-import { toCoreConfig, type AppAuthConfigInput } from "./config.js";
+import { toCoreConfig, type AppAuthConfig, type AppAuthConfigInput } from "./config.js";
 import { appendToNodeResponse, appendToResponse, writeToCookieStore, type NodeResponseLike } from "./cookies.js";
+import { nextNavigation, nextServer } from "./modules.js";
 import { currentPage, requestFromNextHeaders, requestFromNode, type NodeRequestLike } from "./request.js";
 
 export type { AppAuthConfig, AppAuthConfigInput } from "./config.js";
+export type { Account, Profile } from "../../src/types.js";
 export type { NodeRequestLike } from "./request.js";
 export type { NodeResponseLike } from "./cookies.js";
 export type { Session, User, JWT, DefaultSession } from "../../src/types.js";
@@ -133,6 +134,11 @@ function signInFields(options: SignInOptions | undefined): { fields: Record<stri
  * @param config an `AppAuthConfig`, or a function of the request returning one (the lazy form: the
  * request is absent where there is none, so check before using it).
  */
+/** next-auth's name for {@link AppAuthConfig}: an app switching from next-auth changes only its import specifiers. */
+export type NextAuthConfig = AppAuthConfig;
+/** next-auth's name for {@link AppAuthResult}. */
+export type NextAuthResult = AppAuthResult;
+
 export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
   if (config === null || (typeof config !== "object" && typeof config !== "function")) {
     throw new TypeError("AppAuth(config): `config` must be a configuration object or a function returning one.");
@@ -152,7 +158,7 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
       request = await requestFromNextHeaders();
     } catch (error) {
       // Next's own signals (this render is dynamic, ...) must reach Next.
-      unstable_rethrow(error);
+      (await nextNavigation()).unstable_rethrow(error);
       // Outside a request (a script, a test): no session.
       return null;
     }
@@ -174,11 +180,15 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
   }
 
   async function middleware(request: NextRequest): Promise<Response> {
-    const { session, cookies } = await readSession(request, core);
+    const { session, cookies, unavailable } = await readSession(request, core);
+    const { NextResponse } = await nextServer();
     let response: Response;
     try {
       const outcome = await guardRequest(request, core, { session });
       if ("response" in outcome) response = outcome.response;
+      // The store is down, not the person signed out: sending them to sign in would be a lie (and
+      // would fail too). The page is unavailable for now; a public page is still let through above.
+      else if ("redirect" in outcome && unavailable) response = storeUnavailableResponse();
       else if ("redirect" in outcome) response = NextResponse.redirect(outcome.redirect);
       else response = NextResponse.next();
     } catch (error) {
@@ -194,7 +204,7 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
       const { session, cookies } = await readSession(request, core);
       const augmented = request as NextAuthRequest;
       augmented.auth = session;
-      const response = (await handler(augmented, context)) ?? NextResponse.next();
+      const response = (await handler(augmented, context)) ?? (await nextServer()).NextResponse.next();
       return appendToResponse(response, cookies);
     };
   }
@@ -214,7 +224,7 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
   /** Writes the cookies, then redirects (Next's `redirect` throws to do so) or returns the URL. */
   async function finish(result: { url: string; cookies: SetCookie[] }, doRedirect: boolean): Promise<string> {
     await writeToCookieStore(result.cookies);
-    if (doRedirect) redirect(result.url);
+    if (doRedirect) (await nextNavigation()).redirect(result.url);
     return result.url;
   }
 
@@ -241,7 +251,7 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
     try {
       request = await requestFromNextHeaders();
     } catch (error) {
-      unstable_rethrow(error);
+      (await nextNavigation()).unstable_rethrow(error);
       return null;
     }
     const { session, cookies } = await (await actions()).updateSessionAction(request, core, data);

@@ -3,7 +3,7 @@
  * routes and `getServerSideProps` (Node's `IncomingMessage`) — this builds one with the same origin,
  * headers and cookies, for the core's server-side operations.
  */
-import { cookies, headers } from "next/headers.js";
+import { nextHeaders } from "./modules.js";
 
 /** The request half of a pages-router API route or of `getServerSideProps`' context. */
 export interface NodeRequestLike {
@@ -40,6 +40,7 @@ function samePath(origin: string, referer: string | null): string {
  * them now (a server action that already set one reads it back), and the referring page's path.
  */
 export async function requestFromNextHeaders(): Promise<Request> {
+  const { cookies, headers } = await nextHeaders();
   const incoming = await headers();
   const store = await cookies();
   const forwarded = new Headers();

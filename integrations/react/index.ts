@@ -17,11 +17,11 @@
  */
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { Session } from "../../src/types.js";
-import { onSessionChange, announce } from "./channel.js";
-import { basePathOf, getSession, setClientBasePath, updateSession } from "./client.js";
+import { onSessionChange, announce } from "../../src/client/channel.js";
+import { basePathOf, refreshedSession, setClientBasePath, updateSession } from "../../src/client/fetch-client.js";
 
-export { getSession, getCsrfToken, getProviders, signIn, signOut } from "./client.js";
-export type { ClientOptions, ClientProvider, SignInOptions, SignInResult, SignOutOptions, AuthorizationParams } from "./client.js";
+export { getSession, getCsrfToken, getProviders, signIn, signOut } from "../../src/client/fetch-client.js";
+export type { ClientOptions, ClientProvider, SignInOptions, SignInResult, SignOutOptions, AuthorizationParams } from "../../src/client/fetch-client.js";
 export type { Session } from "../../src/types.js";
 
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
@@ -58,13 +58,16 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
   setClientBasePath(basePath);
   const client = useMemo(() => ({ basePath: basePathOf(basePath !== undefined ? { basePath } : undefined) }), [basePath]);
   const [data, setData] = useState<Session | null>(session ?? null);
+  const shown = useRef(data);
+  shown.current = data;
   const [loading, setLoading] = useState(session === undefined);
   // Answers can arrive out of order (focus, interval and broadcast together): only the latest counts.
   const latest = useRef(0);
 
   const refetch = useCallback(async (): Promise<Session | null> => {
     const ticket = ++latest.current;
-    const fresh = await getSession(client);
+    // A store outage (503) keeps the session shown: the person was not signed out.
+    const fresh = await refreshedSession(shown.current, client);
     if (ticket === latest.current) {
       setData(fresh);
       setLoading(false);

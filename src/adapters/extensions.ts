@@ -41,6 +41,14 @@ export interface ExtendedAdapter extends Adapter {
    * the two is given. Resolves to how many were deleted.
    */
   deleteSessionsByAccount?(filter: SessionFilter): Promise<number>;
+  /**
+   * Counts one hit on the rate-limit counter `key`, atomically across every process sharing the store:
+   * a key with no open window gets one of `windowMs` (count 1); an open one counts on. Resolves to
+   * the count and when the window closes. The rate limiter keeps its counts here when the adapter has it.
+   */
+  hitRateLimit?(key: string, windowMs: number): Promise<{ count: number; resetAt: Date }>;
+  /** Forgets the rate-limit counter `key`. */
+  resetRateLimit?(key: string): Promise<void>;
 }
 
 /** The fields of an account to change; `null` clears a field. */

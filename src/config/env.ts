@@ -22,17 +22,19 @@ function first(env: Env, ...names: string[]): string | undefined {
 }
 
 /**
- * The secrets the environment provides, newest first: `APPAUTH_SECRET` (or `AUTH_SECRET`), then
- * `AUTH_SECRET_1` .. `AUTH_SECRET_3` as older secrets that still decrypt existing sessions.
+ * The secrets the environment provides, in the order Auth.js takes them: the highest-numbered of
+ * `AUTH_SECRET_3` .. `AUTH_SECRET_1` first (it encrypts new sessions), `APPAUTH_SECRET` (or
+ * `AUTH_SECRET`) last; every one of them still decrypts. An app that rotated under Auth.js keeps
+ * encrypting with the same secret after the switch.
  */
 export function secretsFromEnv(env: Env): string[] | undefined {
   const list: string[] = [];
-  const main = first(env, "APPAUTH_SECRET", "AUTH_SECRET");
-  if (main) list.push(main);
-  for (const i of [1, 2, 3]) {
+  for (const i of [3, 2, 1]) {
     const value = first(env, `APPAUTH_SECRET_${i}`, `AUTH_SECRET_${i}`);
     if (value) list.push(value);
   }
+  const main = first(env, "APPAUTH_SECRET", "AUTH_SECRET");
+  if (main) list.push(main);
   return list.length ? list : undefined;
 }
 
@@ -71,6 +73,11 @@ export function envProviderOptions(env: Env, id: string): Record<string, string>
 
 /** What the environment adds to one provider: `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER`, never overriding the config. */
 export function providerEnvDefaults(env: Env, provider: ProviderConfig): Partial<Record<string, string>> {
+  if (provider.type === "email") {
+    // HTTP mail services take their API key from AUTH_<ID>_KEY, as in Auth.js.
+    const apiKey = first(env, `APPAUTH_${envProviderKey(provider.id)}_KEY`, `AUTH_${envProviderKey(provider.id)}_KEY`);
+    return apiKey && (provider as Record<string, unknown>).apiKey === undefined ? { apiKey } : {};
+  }
   if (provider.type !== "oauth" && provider.type !== "oidc") return {};
   const key = envProviderKey(provider.id);
   const patch: Record<string, string> = {};

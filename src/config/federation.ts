@@ -6,7 +6,7 @@
  * Checked once, when the configuration is resolved.
  */
 import { InvalidConfiguration, MissingAdapterMethods } from "../errors.js";
-import { checkTransport } from "../oauth/client.js";
+import { checkTransport } from "../oauth/transport.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import type { Adapter, LoggerInstance, ProviderConfig } from "../types.js";
 
@@ -44,7 +44,9 @@ export function resolveFederation(
   const refresh: Record<string, number> = {};
   const rpInitiatedLogout = new Map<string, { endSessionEndpoint?: string }>();
   const backchannelLogout = new Map<string, { maxAge: number }>();
-  const storesTokens = has(adapter, "getAccount") && has(adapter, "updateAccount");
+  // Database sessions find their account through the links their records keep, which only adapters
+  // with appauth's session extension store (see issueDatabaseSession).
+  const storesTokens = has(adapter, "getAccount") && has(adapter, "updateAccount") && has(adapter, "deleteSessionsByAccount");
   const explicitRefresh: string[] = [];
 
   for (const provider of providers.filter(isOAuth)) {
@@ -64,8 +66,9 @@ export function resolveFederation(
       const endSessionEndpoint = typeof oidc.rpInitiatedLogout === "object" ? oidc.rpInitiatedLogout.endSessionEndpoint : undefined;
       if (endSessionEndpoint !== undefined) checkTransport(endSessionEndpoint, "rpInitiatedLogout.endSessionEndpoint", provider.id);
       // A database session's ID token (the id_token_hint) is read from its stored account.
-      if (strategy === "database" && !has(adapter, "getAccount")) {
-        throw new MissingAdapterMethods(`adapter: rpInitiatedLogout (${provider.id}) with database sessions needs the adapter method getAccount.`);
+      const missing = ["getAccount", "deleteSessionsByAccount"].filter((m) => !has(adapter, m));
+      if (strategy === "database" && missing.length) {
+        throw new MissingAdapterMethods(`adapter: rpInitiatedLogout (${provider.id}) with database sessions needs the adapter methods ${missing.join(", ")}.`);
       }
       rpInitiatedLogout.set(provider.id, endSessionEndpoint ? { endSessionEndpoint } : {});
     }
@@ -90,9 +93,11 @@ export function resolveFederation(
   // nothing to refresh. Asked for explicitly, that is a fault; by default, it is only switched off.
   if (strategy === "database" && Object.keys(refresh).length && !storesTokens) {
     if (explicitRefresh.length) {
-      throw new MissingAdapterMethods(`adapter: refresh (${explicitRefresh.join(", ")}) with database sessions needs the adapter methods getAccount, updateAccount.`);
+      throw new MissingAdapterMethods(
+        `adapter: refresh (${explicitRefresh.join(", ")}) with database sessions needs the adapter methods getAccount, updateAccount, deleteSessionsByAccount.`,
+      );
     }
-    logger.warn("RefreshDisabled", "The adapter has no getAccount/updateAccount: access tokens of database sessions are not refreshed.");
+    logger.warn("RefreshDisabled", "The adapter has no getAccount/updateAccount/deleteSessionsByAccount: access tokens of database sessions are not refreshed.");
     for (const id of Object.keys(refresh)) delete refresh[id];
   }
 

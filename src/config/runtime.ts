@@ -3,26 +3,32 @@
  * validated and the flows' machines bound to their effects. Built once per config object (cached
  * in a WeakMap), so the per-request cost is one lookup; several configs in a process never share state.
  */
+import { reportingStoreFaults } from "../adapter-faults.js";
 import { defaultCookies, type ResolvedCookies } from "../cookies.js";
 import {
+  AuthError,
   ExperimentalFeatureNotEnabled,
   InvalidConfiguration,
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
+  troubleshootingUrl,
 } from "../errors.js";
 import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from "../jwt/index.js";
-import { createLogger } from "../logger.js";
+import { consoleLogger, createLogger, reportOnce } from "../logger.js";
 import { defaultRedirect } from "../redirect.js";
 import { nodemailerSender, optionsMerged, skipCSRFCheck } from "../symbols.js";
 import type {
   Adapter,
+  AdapterAccount,
+  AdapterUser,
+  Awaitable,
+  DefaultSession,
   EmailConfig,
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
-  InspectionObserver,
   JWT,
   JWTDecodeParams,
   JWTEncodeParams,
@@ -30,16 +36,51 @@ import type {
   PagesOptions,
   ProviderConfig,
   Session,
+  User,
 } from "../types.js";
+import type { InspectionEvent } from "xstate";
+import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";
-import { envDefaults, envProviderOptions, isProduction, processEnv, providerEnvDefaults, urlFromEnv, type Env } from "./env.js";
+import {
+  envDefaults,
+  envProviderKey,
+  envProviderOptions,
+  isProduction,
+  processEnv,
+  providerEnvDefaults,
+  urlFromEnv,
+  type Env,
+} from "./env.js";
 import { validateConfigShape } from "./schema.js";
+import { createLimiter, type Limiter } from "../rate-limit/limiter.js";
 
 export interface ResolvedTheme {
   colorScheme: "auto" | "dark" | "light";
   logo?: string;
   brandColor?: string;
   buttonText?: string;
+  brandName?: string;
+}
+
+/**
+ * The callbacks as the library calls them, typed by what each call really passes: `user` only at
+ * sign-in, `token` only with JWT sessions, `user` only with database sessions. The public
+ * `CallbacksOptions` types them as Auth.js does, so that Auth.js callbacks compile unchanged.
+ */
+export interface RuntimeCallbacks {
+  signIn: NonNullable<CallbacksOptions["signIn"]>;
+  redirect: NonNullable<CallbacksOptions["redirect"]>;
+  jwt: (
+    params: Omit<Parameters<NonNullable<CallbacksOptions["jwt"]>>[0], "user"> & { user?: User | AdapterUser },
+  ) => Awaitable<JWT | null>;
+  session: (params: {
+    session: Session;
+    token?: JWT;
+    user?: AdapterUser;
+    account?: AdapterAccount;
+    newSession?: unknown;
+    trigger?: "update";
+  }) => Awaitable<Session | DefaultSession>;
 }
 
 export interface Runtime {
@@ -55,13 +96,26 @@ export interface Runtime {
   useSecureCookies?: boolean;
   providers: ProviderConfig[];
   providerById: ReadonlyMap<string, ProviderConfig>;
-  session: { strategy: "jwt" | "database"; maxAge: number; updateAge: number; generateSessionToken: () => string };
+  /**
+   * Development only: providers that cannot work as configured (an OAuth provider without a client
+   * id), with what to set. The sign-in page shows them disabled with that note instead of a button
+   * that ends on an error page; production refuses such a config outright.
+   */
+  unavailable: ReadonlyMap<string, string>;
+  session: {
+    strategy: "jwt" | "database";
+    maxAge: number;
+    updateAge: number;
+    generateSessionToken: () => string;
+    /** Read (once) the session cookies Auth.js made: see session/legacy-session.ts. */
+    acceptAuthJsCookies: boolean;
+  };
   jwt: {
     maxAge: number;
     encode: (params: JWTEncodeParams) => Promise<string>;
     decode: (params: JWTDecodeParams) => Promise<{ payload: JWT; secretIndex: number } | null>;
   };
-  callbacks: Required<Pick<CallbacksOptions, "signIn" | "redirect" | "jwt" | "session">>;
+  callbacks: RuntimeCallbacks;
   /** Which of `jwt` and `session` the application set: the session machines run the defaults themselves. */
   configuredCallbacks: { jwt: boolean; session: boolean };
   /** Whether debug messages go anywhere (so hot paths can skip building them). */
@@ -71,10 +125,13 @@ export interface Runtime {
   theme: ResolvedTheme;
   logger: LoggerInstance;
   skipCSRFCheck: boolean;
-  inspect?: InspectionObserver;
+  /** XState's `inspect` function for the configured observer: redacted events, a shielded observer. */
+  inspect?: (event: InspectionEvent) => void;
   cookies(secure: boolean): ResolvedCookies;
   /** Token refresh and federated logout of the OAuth/OIDC providers. */
   federation: Federation;
+  /** Brute-force and flood protection; absent with `rateLimit: false`. One per configuration. */
+  rateLimit?: Limiter;
 }
 
 const runtimes = new WeakMap<AuthConfig, Runtime | { failed: unknown }>();
@@ -95,23 +152,67 @@ export function getRuntime(config: AuthConfig, env: Env = processEnv()): Runtime
     return runtime;
   } catch (error) {
     runtimes.set(config, { failed: error });
+    // Logged here, at the first resolution, and never again for this config: every later request
+    // is answered from the remembered failure.
+    reportConfigFault(config?.logger, error);
     throw error;
   }
 }
+
+const reportedFaults = new WeakSet<object>();
+
+/**
+ * Logs a configuration fault at `error`, once per error object: a remembered failure is thrown to
+ * every request, and each of them must not print it again.
+ */
+export function reportConfigFault(logger: Partial<LoggerInstance> | undefined, error: unknown): void {
+  if (typeof error === "object" && error !== null) {
+    if (reportedFaults.has(error)) return;
+    reportedFaults.add(error);
+  }
+  const log = typeof logger?.error === "function" ? logger.error.bind(logger) : consoleLogger.error;
+  log(error instanceof AuthError ? error.type : "Configuration", error);
+}
+
+/** Whether `error` is a configuration fault already logged at its first resolution. */
+export function isReportedFault(error: unknown): boolean {
+  return typeof error === "object" && error !== null && reportedFaults.has(error);
+}
+
+/** Warnings meant once per process and logger, not once per config object (a lazy config makes many). */
+const processOnce = {};
+function warnOnce(logger: LoggerInstance, configLogger: object | undefined, fault: { code: string; message: string; anchor?: string }): void {
+  reportOnce(configLogger ?? processOnce, logger.warn, fault);
+}
+
+/** Below this many characters a secret is guessable enough to forge sessions offline. */
+const MIN_SECRET_LENGTH = 32;
+const GENERATE_SECRET = "Generate one with `openssl rand -base64 33` (or `node -e \"console.log(crypto.randomBytes(33).toString('base64'))\"`)";
 
 /** Development only: one random secret per process, so sessions survive a request but never a restart. */
 let developmentSecret: string | undefined;
 
 function resolveSecrets(config: AuthConfig, env: Env, logger: LoggerInstance): string[] {
   const secret = config.secret;
-  if (secret !== undefined) return Array.isArray(secret) ? [...secret] : [secret];
-  if (isProduction(env)) {
-    throw new MissingSecret("Please define a `secret` (or set APPAUTH_SECRET / AUTH_SECRET) in production.");
+  if (secret !== undefined) {
+    const list = Array.isArray(secret) ? [...secret] : [secret];
+    if (list.some((s) => typeof s === "string" && s.length < MIN_SECRET_LENGTH)) {
+      warnOnce(logger, config.logger, {
+        code: "WeakSecret",
+        message: `A secret is shorter than ${MIN_SECRET_LENGTH} characters: sessions sealed with it can be forged by guessing it. ${GENERATE_SECRET} and set it as AUTH_SECRET.`,
+      });
+    }
+    return list;
   }
-  logger.warn(
-    "MissingSecret",
-    "No secret configured: using a random development secret; sessions end when the process restarts. Set APPAUTH_SECRET.",
-  );
+  if (isProduction(env)) {
+    throw new MissingSecret(
+      `No secret: set AUTH_SECRET (or APPAUTH_SECRET, or the \`secret\` option) in production. ${GENERATE_SECRET}. A build that gets its secrets only at run time needs it there, not at build time. See ${troubleshootingUrl("MissingSecret")}`,
+    );
+  }
+  warnOnce(logger, config.logger, {
+    code: "MissingSecret",
+    message: `No secret configured: using a random development secret; sessions end when the process restarts. ${GENERATE_SECRET} and set it as AUTH_SECRET.`,
+  });
   developmentSecret ??= Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
   return [developmentSecret];
 }
@@ -154,11 +255,53 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
   });
 }
 
+/**
+ * OAuth providers without a client id: the authorization request cannot be made. In production the
+ * config is refused; in development each is reported once and shown disabled on the sign-in page.
+ */
+function unconfiguredProviders(providers: ProviderConfig[], env: Env, logger: LoggerInstance, configLogger: object | undefined) {
+  const unavailable = new Map<string, string>();
+  providers.forEach((provider, index) => {
+    if (provider.type !== "oauth" && provider.type !== "oidc") return;
+    if (typeof (provider as { clientId?: unknown }).clientId === "string" && (provider as { clientId: string }).clientId !== "") return;
+    const key = envProviderKey(provider.id);
+    const fix = `set AUTH_${key}_ID (and AUTH_${key}_SECRET) or pass \`clientId\` to the provider`;
+    if (isProduction(env)) {
+      throw new InvalidConfiguration(
+        `providers[${index}] (${provider.id}): no client id, so signing in with ${provider.name} cannot work: ${fix}. See ${troubleshootingUrl("MissingClientId")}`,
+      );
+    }
+    unavailable.set(provider.id, `Not configured: ${fix}.`);
+    warnOnce(logger, configLogger, {
+      code: `MissingClientId:${provider.id}`,
+      anchor: "MissingClientId",
+      message: `${provider.name} (${provider.id}) has no client id: its button is disabled until you ${fix}. Production refuses this configuration.`,
+    });
+  });
+  return unavailable;
+}
+
+/**
+ * The checks that do not depend on the environment: the config's shape, its providers, its adapter.
+ * An integration can run them when the application builds its auth object, before any request (and
+ * before run-time secrets exist); `getRuntime` runs them again with the environment.
+ */
+export function checkConfig(config: AuthConfig): void {
+  validateConfigShape(config);
+  const providers = resolveProviders(config, {});
+  checkProviders(providers, config);
+  const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
+  checkAdapter(config.adapter, strategy, providers);
+}
+
 /** The adapter methods each part of a configuration calls. */
 const NEEDED_METHODS = {
   database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
   accounts: ["getUserByAccount", "getUserByEmail", "getUser", "createUser", "linkAccount"],
   email: ["createVerificationToken", "useVerificationToken", "updateUser"],
+  // Proving an address an unverified user has removes that user (no pre-hijacked accounts): email links,
+  // and providers that may link by email. Without deleteUser the rule could not hold: refused, not skipped.
+  proving: ["deleteUser"],
   webauthn: [
     "createAuthenticator",
     "getAuthenticator",
@@ -185,11 +328,18 @@ function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database"
     NEEDED_METHODS.accounts.forEach((m) => needed.add(m));
   }
   if (providers.some((p) => p.type === "email")) NEEDED_METHODS.email.forEach((m) => needed.add(m));
+  if (providers.some(provesAddresses)) NEEDED_METHODS.proving.forEach((m) => needed.add(m));
   if (providers.some((p) => p.type === "webauthn")) NEEDED_METHODS.webauthn.forEach((m) => needed.add(m));
   const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function");
   if (missing.length) {
     throw new MissingAdapterMethods(`adapter: the configuration needs the adapter methods ${missing.join(", ")}.`);
   }
+}
+
+/** Whether signing in with the provider can prove an address some stored user has (see signin-completion.machine.ts). */
+function provesAddresses(provider: ProviderConfig): boolean {
+  const linksByEmail = (provider as { allowDangerousEmailAccountLinking?: boolean }).allowDangerousEmailAccountLinking === true;
+  return provider.type === "email" || ((provider.type === "oauth" || provider.type === "oidc") && linksByEmail);
 }
 
 /** Whether a WebAuthn provider carries @simplewebauthn/server's functions (the core does not import them). */
@@ -230,6 +380,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
 
   const providers = resolveProviders(config, env);
   checkProviders(providers, config);
+  const unavailable = unconfiguredProviders(providers, env, logger, config.logger);
 
   if (config.skipCSRFCheck !== undefined && config.skipCSRFCheck !== skipCSRFCheck) {
     throw new InvalidConfiguration("skipCSRFCheck: expected the `skipCSRFCheck` symbol exported by appauth.");
@@ -251,6 +402,15 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
       throw new InvalidConfiguration(`APPAUTH_URL/AUTH_URL: "${envUrlRaw}" is not an absolute URL.`);
     }
   }
+  const trustHost = config.trustHost ?? false;
+  if (!envUrl && !trustHost) {
+    // Every request would be refused as UntrustedHost: say so now, once, with the fix.
+    reportOnce(config.logger ?? processOnce, logger.error, {
+      code: "UntrustedHost",
+      message:
+        "Every request will be refused: appauth does not know which host it serves. Behind a platform or proxy that sets the Host header, set AUTH_TRUST_HOST=true (or `trustHost: true`); otherwise set AUTH_URL to the site's URL (e.g. https://example.com).",
+    });
+  }
 
   const maxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE;
   const jwtMaxAge = config.jwt?.maxAge ?? maxAge;
@@ -270,20 +430,23 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
   const userCallbacks = config.callbacks ?? {};
   return {
     config,
-    adapter: config.adapter,
+    // Whatever the adapter throws reaches the flows as a typed store fault (StoreUnavailable).
+    adapter: config.adapter ? reportingStoreFaults(config.adapter) : undefined,
     env,
     basePath: config.basePath ?? "/auth",
     secrets,
-    trustHost: config.trustHost ?? false,
+    trustHost,
     envUrl,
     useSecureCookies: config.useSecureCookies,
     providers,
     providerById: new Map(providers.map((p) => [p.id, p])),
+    unavailable,
     session: {
       strategy,
       maxAge,
       updateAge: config.session?.updateAge ?? 86400,
       generateSessionToken: config.session?.generateSessionToken ?? randomSessionToken,
+      acceptAuthJsCookies: config.session?.acceptAuthJsCookies ?? true,
     },
     jwt: {
       maxAge: jwtMaxAge,
@@ -297,8 +460,9 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     callbacks: {
       signIn: userCallbacks.signIn ?? (() => true),
       redirect: userCallbacks.redirect ?? defaultRedirect,
-      jwt: userCallbacks.jwt ?? (({ token }) => token),
-      session: userCallbacks.session ?? defaultSessionCallback,
+      // The public parameter types are Auth.js's (looser than what each call passes): see RuntimeCallbacks.
+      jwt: (userCallbacks.jwt ?? (({ token }) => token)) as RuntimeCallbacks["jwt"],
+      session: (userCallbacks.session ?? defaultSessionCallback) as RuntimeCallbacks["session"],
     },
     configuredCallbacks: { jwt: userCallbacks.jwt !== undefined, session: userCallbacks.session !== undefined },
     debugEnabled: Boolean(config.debug || config.logger?.debug),
@@ -309,11 +473,13 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
       logo: config.theme?.logo,
       brandColor: config.theme?.brandColor,
       buttonText: config.theme?.buttonText,
+      brandName: config.theme?.brandName,
     },
     logger,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     federation,
-    inspect: config.inspect,
+    rateLimit: createLimiter(config),
+    inspect: inspectionFor(config.inspect, logger),
     cookies,
   };
 }

@@ -1,125 +1,314 @@
 /**
  * Validation of a configuration, run once per resolved config. Messages name the option
  * (`session.maxAge: expected a positive whole number of seconds`), so a typo is found at start-up.
+ *
+ * Written out by hand rather than with a schema library: the validation runs on the first request
+ * of every cold process and sits in every middleware bundle, where a schema library cost more
+ * (import time and bytes) than the rest of the session path together (issue 19). The checks are
+ * small combinators; every problem is reported, in the order of the options below.
  */
-import { z } from "zod";
 import { InvalidConfiguration } from "../errors.js";
 
-const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === "function", { message: "expected a function" });
-const optionalFn = fn.optional();
-const seconds = z.number({ message: "expected a number of seconds" }).int("expected a whole number of seconds");
+type Path = (string | number)[];
+interface Problem {
+  path: Path;
+  message: string;
+}
+/** Checks a value at a path, adding a problem for each thing wrong with it. */
+type Check = (value: unknown, path: Path, problems: Problem[]) => void;
 
-const providerObject = z.looseObject({
-  id: z
-    .string({ message: "expected a string" })
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, "expected letters, digits, '-' or '_' (it becomes part of a URL)"),
-  name: z.string({ message: "expected a string" }),
-  type: z.enum(["oidc", "oauth", "email", "credentials", "webauthn"], {
-    message: "expected one of oidc, oauth, email, credentials, webauthn",
-  }),
+/** How a value is named in "received ..." (a class instance by its class). */
+function received(value: unknown): string {
+  if (typeof value === "number") return Number.isFinite(value) ? "number" : String(value);
+  if (typeof value !== "object") return typeof value;
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  const ctor = (value as { constructor?: { name?: string } }).constructor;
+  return Object.getPrototypeOf(value) !== Object.prototype && ctor?.name ? ctor.name : "object";
+}
+
+const wrongType = (expected: string, value: unknown) => `Invalid input: expected ${expected}, received ${received(value)}`;
+
+function isObject(value: unknown): value is Record<PropertyKey, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An object with no own constructor trickery: what a record option accepts. */
+function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
+  if (!isObject(value)) return false;
+  const ctor = value.constructor;
+  if (ctor === undefined || typeof ctor !== "function") return true;
+  const prototype: unknown = ctor.prototype;
+  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, "isPrototypeOf");
+}
+
+const optional =
+  (check: Check): Check =>
+  (value, path, problems) => {
+    if (value !== undefined) check(value, path, problems);
+  };
+
+/** A value of one `typeof`; `message` replaces the generic one. */
+function ofType(type: "string" | "boolean" | "symbol" | "function", expected: string, message?: string): Check {
+  return (value, path, problems) => {
+    if (typeof value !== type) problems.push({ path, message: message ?? wrongType(expected, value) });
+  };
+}
+
+const fn = ofType("function", "function", "expected a function");
+const optionalFn = optional(fn);
+const optionalBoolean = optional(ofType("boolean", "boolean"));
+const optionalString = optional(ofType("string", "string"));
+
+/** A string matching `pattern` (a string of another type gets the generic message unless `typeMessage`). */
+function matching(pattern: RegExp, message: string, typeMessage?: string): Check {
+  return (value, path, problems) => {
+    if (typeof value !== "string") problems.push({ path, message: typeMessage ?? wrongType("string", value) });
+    else if (!pattern.test(value)) problems.push({ path, message });
+  };
+}
+
+function oneOf(values: readonly string[], message: string): Check {
+  return (value, path, problems) => {
+    if (!values.includes(value as string)) problems.push({ path, message });
+  };
+}
+
+/** A whole number of seconds, above zero (`positive`) or at least zero. */
+function seconds(sign: "positive" | "nonnegative"): Check {
+  return (value, path, problems) => {
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      problems.push({ path, message: "expected a number of seconds" });
+      return;
+    }
+    if (!Number.isInteger(value)) {
+      problems.push({ path, message: "expected a whole number of seconds" });
+      return;
+    }
+    if (!Number.isSafeInteger(value)) problems.push({ path, message: "expected a whole number of seconds" });
+    if (sign === "positive" ? value <= 0 : value < 0) {
+      problems.push({
+        path,
+        message: sign === "positive" ? "expected a positive number of seconds" : "expected zero or a positive number of seconds",
+      });
+    }
+  };
+}
+
+/** An object whose listed fields are checked; other fields are let through. */
+function object(fields: Record<string, Check>): Check {
+  return (value, path, problems) => {
+    if (!isObject(value)) {
+      problems.push({ path, message: wrongType("object", value) });
+      return;
+    }
+    for (const name in fields) fields[name]!(value[name], [...path, name], problems);
+  };
+}
+
+/** An object of some of the named keys, each checked by `field`; any other key is refused. */
+function partialRecord(keys: readonly string[], field: Check): Check {
+  return (value, path, problems) => {
+    if (!isPlainObject(value)) {
+      problems.push({ path, message: wrongType("record", value) });
+      return;
+    }
+    const unknown: string[] = [];
+    for (const key of Reflect.ownKeys(value)) {
+      if (key === "__proto__" || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+      if (typeof key === "string" && keys.includes(key)) field(value[key], [...path, key], problems);
+      else unknown.push(typeof key === "string" ? JSON.stringify(key) : String(key));
+    }
+    if (unknown.length) problems.push({ path, message: `Unrecognized key${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}` });
+  };
+}
+
+const notEmpty = "must not be empty";
+
+/** A non-empty string, or a non-empty list of them. */
+const secret: Check = (value, path, problems) => {
+  if (typeof value === "string") {
+    if (value.length < 1) problems.push({ path, message: notEmpty });
+    return;
+  }
+  if (!Array.isArray(value)) {
+    problems.push({ path, message: "expected a non-empty string or a non-empty list of non-empty strings" });
+    return;
+  }
+  value.forEach((item: unknown, index) => {
+    if (typeof item !== "string") problems.push({ path: [...path, index], message: wrongType("string", item) });
+    else if (item.length < 1) problems.push({ path: [...path, index], message: notEmpty });
+  });
+  if (value.length < 1) problems.push({ path, message: notEmpty });
+};
+
+const PROVIDER_TYPES = ["oidc", "oauth", "email", "credentials", "webauthn"] as const;
+const providerObject = object({
+  id: matching(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, "expected letters, digits, '-' or '_' (it becomes part of a URL)", "expected a string"),
+  name: ofType("string", "string", "expected a string"),
+  type: oneOf(PROVIDER_TYPES, `expected one of ${PROVIDER_TYPES.join(", ")}`),
 });
 
-const pageUrl = z.string().refine((v) => v.startsWith("/") || /^https?:\/\//.test(v), "expected a path or an http(s) URL");
+/** A provider factory, or a provider object (whose fields are checked). */
+const provider: Check = (value, path, problems) => {
+  if (typeof value === "function") return;
+  if (!isObject(value)) {
+    problems.push({ path, message: "expected a provider object or a provider factory function" });
+    return;
+  }
+  providerObject(value, path, problems);
+};
 
-export const configSchema = z.looseObject({
-  providers: z.array(z.union([fn, providerObject], { message: "expected a provider object or a provider factory function" }), {
-    message: "expected a list of providers",
-  }),
-  adapter: z.looseObject({}).optional(),
-  basePath: z
-    .string()
-    .regex(/^\/[^?#]*[^/?#]$|^\/$/, "expected a path that starts with '/' and has no trailing '/', query or fragment")
-    .optional(),
-  secret: z
-    .union([z.string().min(1, "must not be empty"), z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty")], {
-      message: "expected a non-empty string or a non-empty list of non-empty strings",
-    })
-    .optional(),
-  session: z
-    .looseObject({
-      strategy: z.enum(["jwt", "database"], { message: "expected 'jwt' or 'database'" }).optional(),
-      maxAge: seconds.positive("expected a positive number of seconds").optional(),
-      updateAge: seconds.nonnegative("expected zero or a positive number of seconds").optional(),
+const providers: Check = (value, path, problems) => {
+  if (!Array.isArray(value)) {
+    problems.push({ path, message: "expected a list of providers" });
+    return;
+  }
+  value.forEach((item: unknown, index) => provider(item, [...path, index], problems));
+};
+
+const pageUrl = optional(
+  (value, path, problems) => {
+    if (typeof value !== "string") problems.push({ path, message: wrongType("string", value) });
+    else if (!(value.startsWith("/") || /^https?:\/\//.test(value))) problems.push({ path, message: "expected a path or an http(s) URL" });
+  },
+);
+
+const absoluteUrl: Check = (value, path, problems) => {
+  if (typeof value !== "string" || !URL.canParse(value.trim())) problems.push({ path, message: "expected an absolute URL" });
+};
+
+/** `inspect`: an observer function, or an observer object (a Stately inspector's `inspect`). */
+const inspectOption: Check = (value, path, problems) => {
+  if (value === undefined || typeof value === "function") return;
+  if (isObject(value) && typeof value.next === "function") return;
+  problems.push({ path, message: "expected a function or an observer with a next() method" });
+};
+
+/** A positive whole number (`what` names it: "a number of attempts"), when given. */
+function positiveWhole(what: string): Check {
+  return optional((value, path, problems) => {
+    if (typeof value !== "number" || !Number.isFinite(value)) problems.push({ path, message: `expected ${what}` });
+    else if (!Number.isInteger(value)) problems.push({ path, message: "expected a whole number" });
+    else if (value < 1) problems.push({ path, message: "expected at least 1" });
+  });
+}
+
+/** A positive number of seconds (fractions allowed: a test may use a short window), when given. */
+const windowSeconds: Check = optional((value, path, problems) => {
+  if (typeof value !== "number" || !Number.isFinite(value)) problems.push({ path, message: "expected a number of seconds" });
+  else if (value <= 0) problems.push({ path, message: "expected a positive number of seconds" });
+});
+
+/** `false`, or the options of one limit. */
+function limitOrOff(fields: Record<string, Check>): Check {
+  const check = object(fields);
+  return optional((value, path, problems) => {
+    if (value !== false) check(value, path, problems);
+  });
+}
+
+const attempts = positiveWhole("a number of attempts");
+
+/** `rateLimit`: `false`, or the limits, their store, and how the client address is found. */
+const rateLimitOption: Check = (value, path, problems) => {
+  if (value === false) return;
+  if (!isObject(value)) {
+    problems.push({ path, message: "expected false or rate-limit options" });
+    return;
+  }
+  object({
+    credentials: limitOrOff({ perClient: attempts, perIdentifier: attempts, window: windowSeconds }),
+    email: limitOrOff({ perEmail: attempts, window: windowSeconds, perClient: attempts, clientWindow: windowSeconds }),
+    requests: limitOrOff({ perClient: attempts, window: windowSeconds }),
+    store: optional((store, at, found) => {
+      if (!isObject(store) || typeof store.hit !== "function" || typeof store.reset !== "function") {
+        found.push({ path: at, message: "expected a store with hit(key, windowMs) and reset(key)" });
+      }
+    }),
+    clientAddress: optionalFn,
+    trustProxy: optional((proxies, at, found) => {
+      if (typeof proxies === "boolean") return;
+      if (typeof proxies !== "number" || !Number.isInteger(proxies) || proxies < 1) {
+        found.push({ path: at, message: "expected true, false or a number of proxies" });
+      }
+    }),
+    maxKeys: positiveWhole("a positive whole number"),
+  })(value, path, problems);
+};
+
+/** Every option the configuration knows, in the order its problems are reported. */
+const options = {
+  providers,
+  adapter: optional(object({})),
+  basePath: optional(matching(/^\/[^?#]*[^/?#]$|^\/$/, "expected a path that starts with '/' and has no trailing '/', query or fragment")),
+  secret: optional(secret),
+  session: optional(
+    object({
+      strategy: optional(oneOf(["jwt", "database"], "expected 'jwt' or 'database'")),
+      maxAge: optional(seconds("positive")),
+      updateAge: optional(seconds("nonnegative")),
       generateSessionToken: optionalFn,
-    })
-    .optional(),
-  jwt: z
-    .looseObject({
-      maxAge: seconds.positive("expected a positive number of seconds").optional(),
-      encode: optionalFn,
-      decode: optionalFn,
-    })
-    .optional(),
-  callbacks: z
-    .looseObject({ signIn: optionalFn, redirect: optionalFn, jwt: optionalFn, session: optionalFn, authorized: optionalFn })
-    .optional(),
-  events: z
-    .looseObject({
+      acceptAuthJsCookies: optional(ofType("boolean", "boolean", "expected true or false")),
+    }),
+  ),
+  jwt: optional(object({ maxAge: optional(seconds("positive")), encode: optionalFn, decode: optionalFn })),
+  callbacks: optional(object({ signIn: optionalFn, redirect: optionalFn, jwt: optionalFn, session: optionalFn, authorized: optionalFn })),
+  events: optional(
+    object({
       signIn: optionalFn,
       signOut: optionalFn,
       createUser: optionalFn,
       updateUser: optionalFn,
       linkAccount: optionalFn,
       session: optionalFn,
-    })
-    .optional(),
-  pages: z
-    .looseObject({
-      signIn: pageUrl.optional(),
-      signOut: pageUrl.optional(),
-      error: pageUrl.optional(),
-      verifyRequest: pageUrl.optional(),
-      newUser: pageUrl.optional(),
-    })
-    .optional(),
-  cookies: z
-    // Partial: overriding one cookie must not require listing all seven.
-    .partialRecord(
-      z.enum(["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge"]),
-      z.looseObject({
-        name: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "expected a valid cookie name").optional(),
-        options: z.looseObject({}).optional(),
+      rateLimited: optionalFn,
+    }),
+  ),
+  pages: optional(object({ signIn: pageUrl, signOut: pageUrl, error: pageUrl, verifyRequest: pageUrl, newUser: pageUrl })),
+  // Partial: overriding one cookie must not require listing all seven.
+  cookies: optional(
+    partialRecord(
+      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge"],
+      object({
+        name: optional(matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "expected a valid cookie name")),
+        options: optional(object({})),
       }),
-    )
-    .optional(),
-  useSecureCookies: z.boolean().optional(),
-  trustHost: z.boolean().optional(),
-  redirectProxyUrl: z.url({ message: "expected an absolute URL" }).optional(),
-  debug: z.boolean().optional(),
-  logger: z.looseObject({ error: optionalFn, warn: optionalFn, debug: optionalFn }).optional(),
-  experimental: z.looseObject({ enableWebAuthn: z.boolean().optional() }).optional(),
-  theme: z
-    .looseObject({
-      colorScheme: z.enum(["auto", "dark", "light"], { message: "expected 'auto', 'dark' or 'light'" }).optional(),
-      logo: z.string().optional(),
-      brandColor: z.string().optional(),
-      buttonText: z.string().optional(),
-    })
-    .optional(),
-  skipCSRFCheck: z.symbol().optional(),
-  inspect: optionalFn,
-});
+    ),
+  ),
+  useSecureCookies: optionalBoolean,
+  trustHost: optionalBoolean,
+  redirectProxyUrl: optional(absoluteUrl),
+  debug: optionalBoolean,
+  logger: optional(object({ error: optionalFn, warn: optionalFn, debug: optionalFn })),
+  experimental: optional(object({ enableWebAuthn: optionalBoolean })),
+  theme: optional(
+    object({
+      colorScheme: optional(oneOf(["auto", "dark", "light"], "expected 'auto', 'dark' or 'light'")),
+      logo: optionalString,
+      brandColor: optionalString,
+      buttonText: optionalString,
+      brandName: optionalString,
+    }),
+  ),
+  skipCSRFCheck: optional(ofType("symbol", "symbol")),
+  inspect: inspectOption,
+  rateLimit: optional(rateLimitOption),
+} satisfies Record<string, Check>;
 
-type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+/** The top-level options a configuration may set (the ones validated here). */
+export const CONFIG_OPTIONS: readonly string[] = Object.keys(options);
 
-/**
- * A union's own message is only "Invalid input". When one of its branches got past the root (a
- * provider object with a bad field), that branch's issues say what is wrong, at their full path.
- */
-function explainUnion(issue: Issue): Issue[] {
-  if (issue.code !== "invalid_union" || !issue.errors) return [issue];
-  const deeper = issue.errors.find((branch) => branch.some((i) => i.path.length > 0));
-  if (!deeper) return [issue];
-  return deeper.flatMap((i) => explainUnion({ ...i, path: [...issue.path, ...i.path] }));
-}
+const configShape = object(options);
 
 /** Validates the shape of a configuration; throws `InvalidConfiguration` naming every bad option. */
 export function validateConfigShape(config: unknown): void {
-  const result = configSchema.safeParse(config);
-  if (result.success) return;
-  const problems = result.error.issues.flatMap(explainUnion).map((issue) => {
-    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
-    return `${path || "config"}: ${issue.message}`;
+  const problems: Problem[] = [];
+  configShape(config, [], problems);
+  if (!problems.length) return;
+  const lines = problems.map(({ path, message }) => {
+    const where = path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").replace(/^\./, "");
+    return `${where || "config"}: ${message}`;
   });
-  throw new InvalidConfiguration(`Invalid appauth configuration:\n  ${problems.join("\n  ")}`);
+  throw new InvalidConfiguration(`Invalid appauth configuration:\n  ${lines.join("\n  ")}`);
 }

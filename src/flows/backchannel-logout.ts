@@ -10,7 +10,7 @@ import type { Runtime } from "../config/runtime.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { AuthError } from "../errors.js";
 import { providerServers } from "../oauth/servers.js";
-import { logoutTokenKeys, verifyLogoutToken } from "../oauth/logout-token.js";
+import { verifyLogoutToken } from "../oauth/logout-token.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
@@ -23,8 +23,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 const adapterOf = (rt: Runtime): ExtendedAdapter => requireAdapter(rt) as ExtendedAdapter;
 
 export function bindBackchannelLogout(rt: Runtime) {
-  const { serverOf, jwksCacheOf } = providerServers(rt);
-  const keys = logoutTokenKeys(jwksCacheOf);
+  const { serverOf, keys } = providerServers(rt);
   const providerOf = (id: string): OAuthProviderConfig => rt.providerById.get(id) as OAuthProviderConfig;
 
   return backchannelLogoutMachine.provide({

@@ -5,7 +5,7 @@
 import { fromPromise } from "xstate";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
-import type { AuthError } from "../errors.js";
+import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
@@ -13,13 +13,40 @@ import { refusalError } from "./failure.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
 import { runFlow } from "./run.js";
+import { checkCredentials, clearCredentials, normalizeIdentifier } from "../rate-limit/limiter.js";
+
+/** Fields that name an account, tried in order when the provider declares none. */
+const IDENTIFIER_FIELDS = ["email", "username", "login", "identifier", "user", "phone"];
+
+/**
+ * The account identifier of an attempt, as the limiter counts it: the first field the provider
+ * declares that is not a password (e.g. `email`, `username`), else the first of the usual names
+ * that was sent, normalised. None: the attempts are counted per client address alone.
+ */
+export function attemptIdentifier(provider: CredentialsConfig, credentials: Record<string, unknown>): string | undefined {
+  const declared = Object.entries(provider.credentials ?? {});
+  const names = declared.length ? declared.filter(([, input]) => input?.type !== "password").map(([name]) => name) : IDENTIFIER_FIELDS;
+  for (const name of names) {
+    const value = credentials[name];
+    if (typeof value === "string" && value.trim() !== "") return normalizeIdentifier(value);
+  }
+  return undefined;
+}
 
 export function bindCredentialsSignIn(rt: Runtime) {
+  const identifierOf = (input: { providerId: string; credentials: Record<string, unknown> }) =>
+    attemptIdentifier(rt.providerById.get(input.providerId) as CredentialsConfig, input.credentials);
   return credentialsSignInMachine.provide({
     actors: {
+      checkAttempt: fromPromise(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
+      clearFailures: fromPromise(({ input }) =>
+        clearCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input), rt.logger),
+      ),
       authorize: fromPromise(async ({ input }) => {
         const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
-        return (await provider.authorize(input.credentials, input.req.request)) ?? null;
+        const user = (await provider.authorize(input.credentials, input.req.request)) ?? null;
+        if (user) await requireStoredUser(rt, user.id);
+        return user;
       }),
       completeSignIn: bindSignInCompletion(rt),
       resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
@@ -28,6 +55,18 @@ export function bindCredentialsSignIn(rt: Runtime) {
 }
 
 export type BoundCredentialsSignIn = ReturnType<typeof bindCredentialsSignIn>;
+
+/**
+ * A database session points at a stored user: a user `authorize` made up would fail deep in the
+ * store (a foreign-key error) after the password was accepted. Said here, with the fix, instead.
+ */
+async function requireStoredUser(rt: Runtime, id: unknown): Promise<void> {
+  if (rt.session.strategy !== "database" || typeof rt.adapter?.getUser !== "function" || typeof id !== "string") return;
+  if (await rt.adapter.getUser(id)) return;
+  throw new InvalidConfiguration(
+    `authorize() returned a user (id "${id}") that the adapter has no record of, and database sessions belong to a stored user. Return a user from your adapter's store (create it with adapter.createUser first), or use session: { strategy: "jwt" } for credentials sign-ins. See ${troubleshootingUrl("CredentialsUserNotStored")}`,
+  );
+}
 
 
 const RESERVED_FIELDS = new Set(["csrfToken", "callbackUrl"]);

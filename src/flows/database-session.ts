@@ -7,8 +7,11 @@ import { writeChunkedCookie } from "../cookies.js";
 import { AdapterError } from "../errors.js";
 import { loadDatabaseSession, requireAdapter } from "../session/database-session.js";
 import type { AdapterAccount, Session } from "../types.js";
+import { lazy } from "../lazy.js";
 import type { RefreshedAccount } from "../../machines/database-session.machine.js";
-import { refresherOf, reportRefresh, storedAccount, tokensOf } from "./token-refresh.js";
+
+/** The token refresh, imported when a refresh is first due: it brings the OAuth client (issue 19). */
+const tokenRefresh = lazy(() => import("./token-refresh.js"));
 
 export function bindDatabaseSession(rt: Runtime) {
   return databaseSessionMachine.provide({
@@ -24,16 +27,21 @@ export function bindDatabaseSession(rt: Runtime) {
       }),
       refreshAccount: fromPromise(({ input }) => refreshStoredAccount(rt, input)),
       sessionCallback: fromPromise(async ({ input }) => {
-        const { user } = input;
-        const session: Session = defaultUserSession(user, input.expires, input.error);
-        return rt.callbacks.session({
+        const { user, sessionToken } = input;
+        // As Auth.js hands it over: the stored user whole, and the record's userId and sessionToken.
+        const session: Session & { userId: string; sessionToken: string } = {
+          ...defaultUserSession(user, input.expires, input.error),
+          user: { ...user },
+          userId: user.id,
+          sessionToken,
+        };
+        const shown = await rt.callbacks.session({
           session,
           user,
           ...(input.account ? { account: input.account } : {}),
-          // The JWT strategy's token: absent with database sessions.
-          token: undefined as never,
           ...(input.trigger ? { trigger: input.trigger, newSession: input.newSession } : {}),
         });
+        return withoutSessionToken(shown, sessionToken);
       }),
     },
   });
@@ -49,6 +57,7 @@ async function refreshStoredAccount(
   rt: Runtime,
   input: { provider: string; providerAccountId: string; userId: string; now: number },
 ): Promise<RefreshedAccount> {
+  const { refresherOf, reportRefresh, storedAccount, tokensOf } = await tokenRefresh();
   // Unlinked since, or someone else's: there is nothing of this session's to refresh.
   const stored = await storedAccount(rt, input);
   if (!stored) return { account: null };
@@ -66,4 +75,16 @@ async function refreshStoredAccount(
     default:
       return { account: stored };
   }
+}
+
+/**
+ * The session token is the bearer secret of the session, kept from scripts by an httpOnly cookie. A
+ * callback that returns the session it was given (common in Auth.js apps) would hand it to the
+ * browser's JavaScript: it is removed from the result, wherever the callback left it at the top level.
+ */
+function withoutSessionToken<S extends object>(shown: S, sessionToken: string): S {
+  if (!shown || typeof shown !== "object") return shown;
+  const entries = Object.entries(shown);
+  if (!entries.some(([, value]) => value === sessionToken)) return shown;
+  return Object.fromEntries(entries.filter(([, value]) => value !== sessionToken)) as S;
 }

@@ -1,13 +1,14 @@
 /**
  * POST /signin/:provider and GET /callback/:provider for email providers: the effects of the
  * email machine. The link's token is random, stored only as a keyed hash, expires after the
- * provider's `maxAge`, works once, and only together with the address it was sent to.
+ * provider's `maxAge`, works once, and only together with the address it was sent to, at the
+ * callback of the provider that sent it.
  */
 import { fromPromise } from "xstate";
 import { emailMachine, type EmailContext } from "../../machines/email.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { normalizeEmail } from "../email/identifier.js";
-import { hashToken, randomToken } from "../email/token.js";
+import { hashLinkToken, randomToken } from "../email/token.js";
 import { EmailSignInError, type AuthError } from "../errors.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
@@ -16,6 +17,7 @@ import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
 import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
+import { checkEmail } from "../rate-limit/limiter.js";
 import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
 
 /** Characters no single address may hold, whatever a custom normaliser returns. */
@@ -54,6 +56,8 @@ export function bindEmail(rt: Runtime) {
     actors: {
       normalizeIdentifier: fromPromise(async ({ input }) => normalizeFor(emailProvider(rt, input.providerId), input.email)),
 
+      checkSendLimit: fromPromise(({ input }) => checkEmail(rt.rateLimit, input.req.request, input.providerId, input.identifier)),
+
       checkVerificationRequest: fromPromise(async ({ input }) => {
         const existing = await requireAdapter(rt).getUserByEmail!(input.identifier);
         return rt.callbacks.signIn({
@@ -69,7 +73,7 @@ export function bindEmail(rt: Runtime) {
         const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000);
         await requireAdapter(rt).createVerificationToken!({
           identifier: input.identifier,
-          token: await hashToken(token, rt.secrets[0]!),
+          token: await hashLinkToken(token, { providerId: provider.id, secret: rt.secrets[0]! }),
           expires,
         });
         return { token, expires: expires.toISOString() };
@@ -94,7 +98,7 @@ export function bindEmail(rt: Runtime) {
       withdrawToken: fromPromise(async ({ input }) => {
         await requireAdapter(rt).useVerificationToken!({
           identifier: input.identifier,
-          token: await hashToken(input.token, rt.secrets[0]!),
+          token: await hashLinkToken(input.token, { providerId: input.providerId, secret: rt.secrets[0]! }),
         });
       }),
 
@@ -102,8 +106,10 @@ export function bindEmail(rt: Runtime) {
         if (!input.token || input.token.length > 512) return false;
         const adapter = requireAdapter(rt);
         // Tokens are hashed with the newest secret; older ones still open links sent before a rotation.
+        // The hash names the provider whose callback this is: another provider's link finds nothing here.
         for (const secret of rt.secrets) {
-          const used = await adapter.useVerificationToken!({ identifier: input.identifier, token: await hashToken(input.token, secret) });
+          const token = await hashLinkToken(input.token, { providerId: input.providerId, secret });
+          const used = await adapter.useVerificationToken!({ identifier: input.identifier, token });
           if (used) return used.expires.valueOf() > Date.now();
         }
         return false;
@@ -139,6 +145,9 @@ export async function handleEmailSignIn(
   );
   if (!result.done) {
     const params = new URLSearchParams({ provider: provider.id, type: "email" });
+    // The page names the address the link went to, so a typo shows before the wait for a mail.
+    const address = (result.context as { identifier?: string }).identifier;
+    if (address) params.set("email", address);
     return { redirect: `${ctx.baseUrl}/verify-request?${params}` };
   }
   const output = result.output;

@@ -1,5 +1,11 @@
-/** How a flow's refusal becomes the AuthError the browser is redirected with. */
-import type { FlowFailure } from "../../machines/shared.js";
+/** How a flow's refusal becomes the AuthError the browser is redirected with, and what it carries back. */
+import type { FlowFailure, LimitVerdict } from "../../machines/shared.js";
+import type { Runtime } from "../config/runtime.js";
+import type { RequestContext } from "../request-context.js";
+import type { ResponsePlan } from "../response.js";
+import { logAuthError } from "../logger.js";
+import { rateLimitedMessage } from "../pages/messages.js";
+import type { CredentialsConfig } from "../types.js";
 import {
   AccessDenied,
   AuthError,
@@ -7,8 +13,10 @@ import {
   CredentialsSignin,
   EmailSignInError,
   InvalidConfiguration,
+  isStoreFault,
   OAuthAccountNotLinked,
   OAuthCallbackError,
+  RateLimited,
   Verification,
   WebAuthnVerificationError,
 } from "../errors.js";
@@ -19,7 +27,10 @@ import {
  */
 export function refusalError(failure: FlowFailure): AuthError {
   const { error, as } = failure;
+  // A store that could not answer refused nobody: whatever the machine would have called it, it is a fault.
+  if (isStoreFault(error)) return error;
   if (error instanceof CredentialsSignin) return error;
+  if (as === "RateLimited") return rateLimitedError(error as LimitVerdict);
   if (as === "CredentialsSignin") return new CredentialsSignin();
   if (as === "OAuthAccountNotLinked") return new OAuthAccountNotLinked("The account is already linked to another user.");
   if (as === "EmailSignInError") return error instanceof EmailSignInError ? error : new EmailSignInError({ cause: error });
@@ -32,6 +43,12 @@ export function refusalError(failure: FlowFailure): AuthError {
   }
   if (as === "OAuthCallbackError") {
     if (error instanceof OAuthCallbackError) return error;
+    if (cancelledAtProvider(error)) {
+      // The person said no at the provider: a choice, reported as a cancel rather than a failure.
+      const cancelled = new OAuthCallbackError("The sign-in was cancelled at the provider (access_denied).", { cause: error });
+      cancelled.code = "access_denied";
+      return cancelled;
+    }
     const message = error instanceof Error ? error.message : "The OAuth callback could not be completed.";
     return new OAuthCallbackError(message, { cause: error });
   }
@@ -42,4 +59,64 @@ export function refusalError(failure: FlowFailure): AuthError {
   }
   if (error instanceof AuthError) return error;
   return new CallbackRouteError("The sign-in could not be completed.", { cause: error });
+}
+
+/** The error of a limiter's refusal: which limit, and the seconds until its window closes. */
+export function rateLimitedError(verdict: LimitVerdict): RateLimited {
+  const what = verdict.scope === "email" ? "sign-in links" : verdict.scope === "credentials" ? "sign-in attempts" : "requests";
+  return new RateLimited(`Too many ${what} (limit ${verdict.limit ?? "requests"}); retry in ${verdict.retryAfter} s.`, verdict.retryAfter);
+}
+
+/**
+ * A refusal answered as `429 Too Many Requests` with `Retry-After`: to JSON routes, and to fetch
+ * clients (`X-Auth-Return-Redirect`), which get the sign-in page's `url` as well.
+ */
+export function rateLimitedPlan(rt: Runtime, error: RateLimited, url?: string): ResponsePlan {
+  logAuthError(rt.logger, error);
+  return {
+    status: 429,
+    headers: { "Retry-After": String(error.retryAfter) },
+    json: { error: error.type, message: rateLimitedMessage(error.code), retryAfter: error.retryAfter, ...(url ? { url } : {}) },
+  };
+}
+
+/** An authorization response with `error=access_denied` (RFC 6749 §4.1.2.1): the person declined. */
+function cancelledAtProvider(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { error?: unknown }).error === "access_denied";
+}
+
+/** Query names the sign-in page uses itself, never taken for a form field's value. */
+const RESERVED = new Set(["error", "code", "callbackUrl", "csrfToken", "provider"]);
+const MAX_KEPT_LENGTH = 320;
+const MAX_KEPT_FIELDS = 20;
+
+/**
+ * What the person typed that the sign-in page shows again after a refusal, as query parameters:
+ * the address an email sign-in refused, a credentials form's fields except passwords. The page
+ * escapes them; a password (or any field of type password) never travels.
+ */
+export function keptFields(rt: Runtime, ctx: RequestContext, error: AuthError): [string, string][] {
+  const provider = ctx.providerId ? rt.providerById.get(ctx.providerId) : undefined;
+  if (!provider) return [];
+  const kept: [string, string][] = [["provider", provider.id]];
+  const keep = (name: string, value: unknown) => {
+    if (typeof value === "string" && value.length <= MAX_KEPT_LENGTH && !RESERVED.has(name)) kept.push([name, value]);
+  };
+  if (error instanceof EmailSignInError && provider.type === "email") keep("email", ctx.body.email);
+  if (error instanceof CredentialsSignin && provider.type === "credentials") {
+    for (const [name, input] of Object.entries((provider as CredentialsConfig).credentials ?? {})) {
+      if (input?.type !== "password") keep(name, ctx.body[name]);
+    }
+  }
+  return kept.length > 1 ? kept : [];
+}
+
+/** What `keptFields` carried, read back from the sign-in page's query: bounded, escaped by the page. */
+export function keptValues(query: URLSearchParams): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of query) {
+    if (Object.keys(values).length >= MAX_KEPT_FIELDS) break;
+    if (!RESERVED.has(name) && value.length <= MAX_KEPT_LENGTH) values[name] ??= value;
+  }
+  return values;
 }

@@ -35,6 +35,7 @@ import { currentUser } from "../session/current-user.js";
 import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
+import { checkRequest } from "../rate-limit/limiter.js";
 import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 
@@ -97,6 +98,7 @@ export function bindOAuth(rt: Runtime) {
 
   return oauthMachine.provide({
     actors: {
+      checkRequestLimit: fromPromise(({ input }) => checkRequest(rt.rateLimit, input.req.request, rt.logger)),
       discoverEndpoints: fromPromise(async ({ input }) => {
         await serverOf(oauthProvider(rt, input.providerId));
       }),
@@ -106,7 +108,7 @@ export function bindOAuth(rt: Runtime) {
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const client = clientOf(provider);
-        const checks = checksOf(rt, provider);
+        const checks = checksOf(rt, provider, as);
         const url = new URL(as.authorization_endpoint!);
         const scope = provider.type === "oidc" ? "openid profile email" : undefined;
         const params: Record<string, string> = {
@@ -151,7 +153,7 @@ export function bindOAuth(rt: Runtime) {
       restoreChecks: fromPromise(async ({ input }) => {
         const { req } = input;
         const provider = oauthProvider(rt, input.providerId);
-        const checks = checksOf(rt, provider);
+        const checks = checksOf(rt, provider, await serverOf(provider));
         const restored = {
           ...(checks.has("pkce") ? { codeVerifier: await readCheck(rt, req, "pkceCodeVerifier", provider.id) } : {}),
           ...(checks.has("state") ? { state: await readCheck(rt, req, "state", provider.id) } : {}),
@@ -194,7 +196,7 @@ export function bindOAuth(rt: Runtime) {
               expectedNonce: checks.nonce ?? oauth.expectNoNonce,
               requireIdToken: true,
             });
-            await verifyIdTokenSignature(provider, server, response, tokens.id_token);
+            await verifyIdTokenSignature(provider, server, tokens.id_token);
             const claims = oauth.getValidatedIdTokenClaims(result);
             if (claims) idTokenClaims.set(tokens, claims);
           }
@@ -218,7 +220,7 @@ export function bindOAuth(rt: Runtime) {
         // OIDC: the ID token's signature is always checked. A plain OAuth 2 provider's ID token is
         // not used for the profile; it is checked when the provider's JWKS is known.
         if (result.id_token && (provider.type === "oidc" || as.jwks_uri)) {
-          await verifyIdTokenSignature(provider, as, response, result.id_token);
+          await verifyIdTokenSignature(provider, as, result.id_token);
         }
         const tokens = normaliseTokens(result as unknown as Record<string, unknown>, Date.now());
         const claims = oauth.getValidatedIdTokenClaims(result);

@@ -5,6 +5,7 @@
 import type { Runtime } from "../config/runtime.js";
 import { resolveCsrf } from "../csrf.js";
 import { isClientSafeErrorType } from "../errors.js";
+import { keptValues } from "./failure.js";
 import { renderErrorPage, renderSignInPage, renderSignOutPage, renderVerifyRequestPage, type PageProvider } from "../pages/index.js";
 import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
@@ -48,6 +49,8 @@ export function pageProviders(rt: Runtime, ctx: RequestContext): PageProvider[] 
       signinUrl: `${ctx.baseUrl}/signin/${encodeURIComponent(provider.id)}`,
       callbackUrl: `${ctx.baseUrl}/callback/${encodeURIComponent(provider.id)}`,
     };
+    const unavailable = rt.unavailable.get(provider.id);
+    if (unavailable) entry.unavailable = unavailable;
     if (provider.type === "credentials") entry.credentials = (provider as CredentialsConfig).credentials;
     else if (provider.style) entry.style = provider.style;
     if (provider.type === "webauthn") {
@@ -71,13 +74,17 @@ export async function showSignIn(rt: Runtime, ctx: RequestContext): Promise<Resp
   const csrf = await csrfFor(rt, ctx);
   const error = ctx.query.get("error") ?? undefined;
   const code = ctx.query.get("code") ?? undefined;
+  const provider = ctx.query.get("provider") ?? undefined;
   const page = renderSignInPage({
     theme: rt.theme,
     providers: pageProviders(rt, ctx),
     csrfToken: csrf.token,
     callbackUrl,
+    homeUrl: ctx.origin,
+    values: keptValues(ctx.query),
     ...(error ? { error } : {}),
-    ...(code && error === "CredentialsSignin" ? { code } : {}),
+    ...(code ? { code } : {}),
+    ...(provider ? { provider } : {}),
   });
   const remember: SetCookie = { name: ctx.cookies.callbackUrl.name, value: callbackUrl, options: ctx.cookies.callbackUrl.options };
   return { status: page.status, html: page.html, cookies: [...csrf.cookies, remember] };
@@ -110,13 +117,18 @@ export function showError(rt: Runtime, ctx: RequestContext): ResponsePlan {
   // A custom error page that is this very route would loop: serve the built-in one instead.
   if (custom && new URL(custom).pathname !== ctx.url.pathname) return { redirect: custom };
   const page = renderErrorPage({ theme: rt.theme, error, signInUrl: `${ctx.baseUrl}/signin`, homeUrl: ctx.origin });
-  return { status: page.status, html: page.html };
+  // The page only shows what the query names: anyone can link to /error?error=Configuration, so that
+  // request is no server fault and answers 400, never a 5xx (the fault itself was logged, and a
+  // configuration that cannot be resolved answers 500 to every request).
+  return { status: page.status >= 500 ? 400 : page.status, html: page.html };
 }
 
 export function showVerifyRequest(rt: Runtime, ctx: RequestContext): ResponsePlan {
   const custom = customPageUrl(rt, ctx, "verifyRequest", new URLSearchParams(ctx.query));
   if (custom) return { redirect: custom };
-  const page = renderVerifyRequestPage({ theme: rt.theme, homeUrl: ctx.origin });
+  // The address the link went to, as the email flow's redirect carries it (escaped by the page).
+  const email = ctx.query.get("email");
+  const page = renderVerifyRequestPage({ theme: rt.theme, homeUrl: ctx.origin, ...(email && email.length <= 320 ? { email } : {}) });
   return { status: page.status, html: page.html };
 }
 

@@ -6,14 +6,26 @@ import { fromPromise } from "xstate";
 import { sessionMachine } from "../../machines/session.machine.js";
 import { defaultTokenSession } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
-import { JWTSessionError, SessionTokenError } from "../errors.js";
+import { loadDatabaseSession } from "../session/database-session.js";
+import { isStoreFault, JWTSessionError, SessionTokenError, STORE_RETRY_AFTER_SECONDS, type StoreUnavailable } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { clearSessionCookies, decodeSessionToken, encodeSessionCookies, readSessionCookie } from "../session/jwt-session.js";
-import type { AdapterUser, JWT, Session } from "../types.js";
+import { writeChunkedCookie, type SetCookie } from "../cookies.js";
+import {
+  clearLegacySessionCookie,
+  clearSessionCookies,
+  decodeSessionToken,
+  encodeSessionCookies,
+  legacySessionOf,
+  readSessionCookie,
+} from "../session/jwt-session.js";
+import type { JWT, Session } from "../types.js";
 import type { BoundDatabaseSession } from "./database-session.js";
+import { lazy } from "../lazy.js";
 import { runFlow } from "./run.js";
-import { refresherOf, reportRefresh } from "./token-refresh.js";
+
+/** The token refresh, imported when a refresh is first due: it brings the OAuth client (issue 19). */
+const tokenRefresh = lazy(() => import("./token-refresh.js"));
 
 export function bindSessionMachine(rt: Runtime) {
   return sessionMachine.provide({
@@ -30,6 +42,7 @@ export function bindSessionMachine(rt: Runtime) {
       encodeSessionToken: fromPromise(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
       refreshAccount: fromPromise(async ({ input }) => {
         const { account } = input;
+        const { refresherOf, reportRefresh } = await tokenRefresh();
         const outcome = await refresherOf(rt).refresh({
           provider: account.provider,
           providerAccountId: account.providerAccountId,
@@ -46,8 +59,6 @@ export function bindSessionMachine(rt: Runtime) {
         return rt.callbacks.session({
           session,
           token,
-          // The database strategy's user: absent with JWT sessions.
-          user: undefined as unknown as AdapterUser,
           ...(input.trigger ? { trigger: input.trigger, newSession: input.newSession } : {}),
         });
       }),
@@ -63,7 +74,7 @@ export async function handleSession(
   ctx: RequestContext,
 ): Promise<ResponsePlan> {
   const update = ctx.method === "POST" ? { data: ctx.body.data } : undefined;
-  const token = readSessionCookie(ctx);
+  const token = readSessionCookie(rt, ctx);
   const common = {
     ...(update ? { update } : {}),
     now: Date.now(),
@@ -77,9 +88,17 @@ export async function handleSession(
       ? await runFlow(rt, machines.database, { ...common, sessionToken: token, maxAge: rt.session.maxAge })
       : await runFlow(rt, machines.jwt, { ...common, token });
   const headers = { "Cache-Control": "private, no-cache, no-store" };
-  if (output.outcome === "active") return { json: output.session, cookies: output.cookies, headers };
+  if (output.outcome === "active") {
+    const legacy = legacySessionOf(rt, ctx);
+    const adopted = legacy ? await adoptedSessionCookies(rt, ctx, output.cookies, token!) : null;
+    // The old cookie goes only once ours has taken its place.
+    const cookies = legacy && adopted ? [...adopted, ...clearLegacySessionCookie(ctx, legacy)] : output.cookies;
+    return { json: output.session, cookies, headers };
+  }
   if (output.outcome === "invalid") {
-    const failed = output.failure?.error !== undefined;
+    const fault = output.failure?.error;
+    if (isStoreFault(fault)) return storeFaultAnswer(rt, fault);
+    const failed = fault !== undefined;
     const database = rt.session.strategy === "database";
     if (failed) {
       const error = database ? new SessionTokenError({ cause: output.failure!.error }) : new JWTSessionError({ cause: output.failure!.error });
@@ -88,7 +107,36 @@ export async function handleSession(
     // Fail closed, but a database session the store could not read (an outage) was not rejected:
     // its cookie stays, so the person is signed in again once the store is back.
     const clear = Boolean(token) && !(database && failed);
-    return { json: null, status: update ? 400 : 200, cookies: clear ? clearSessionCookies(ctx) : [], headers };
+    return { json: null, status: update ? 400 : 200, cookies: clear ? clearSessionCookies(rt, ctx) : [], headers };
   }
   return { json: null, status: update ? 400 : 200, headers };
+}
+
+/**
+ * A session the store could not read (down, too slow): not "signed out", and not cacheable. `503` with
+ * `Retry-After` and a typed body, the cookie kept: a client keeps the session it knew, middleware does
+ * not send the person to sign in, and once the store is back the same cookie reads again. `auth()`
+ * reads this as `null` (fail closed). The log names the adapter's error (the cause).
+ */
+function storeFaultAnswer(rt: Runtime, error: StoreUnavailable): ResponsePlan {
+  rt.logger.error(error.type, error);
+  return {
+    status: 503,
+    json: { error: error.type, message: "The session store is unavailable; try again shortly." },
+    headers: { "Cache-Control": "private, no-cache, no-store", "Retry-After": String(STORE_RETRY_AFTER_SECONDS) },
+  };
+}
+
+/**
+ * A session read from an Auth.js cookie moves into ours: a JWT session was re-issued by the machine
+ * (it opened under a foreign key); a database session keeps its stored token, now in our cookie.
+ */
+async function adoptedSessionCookies(rt: Runtime, ctx: RequestContext, cookies: SetCookie[], token: string): Promise<SetCookie[] | null> {
+  const { name, options } = ctx.cookies.sessionToken;
+  if (cookies.some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`))) return cookies;
+  // The stored expiry, not the session JSON's (a session callback may have changed or dropped it).
+  // A store that fails now leaves the old cookie in place; the next read moves it.
+  const stored = await loadDatabaseSession(rt, token, Date.now()).catch(() => null);
+  if (!stored) return null;
+  return [...cookies, ...writeChunkedCookie(ctx.jar, name, token, { ...options, expires: new Date(stored.session.expires) })];
 }

@@ -67,12 +67,12 @@ export type BoundSignOut = ReturnType<typeof bindSignOut>;
 export async function handleSignOut(rt: Runtime, machine: BoundSignOut, ctx: RequestContext): Promise<ResponsePlan> {
   const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const output = await runFlow(rt, machine, {
-    token: readSessionCookie(ctx),
+    token: readSessionCookie(rt, ctx),
     callbackUrl: typeof requested === "string" ? requested : ctx.origin,
     req: ctx,
   });
   for (const failure of output.failures) rt.logger.error("SignOutError", new SignOutError({ cause: failure.error }));
-  return { redirect: output.redirectTo || ctx.origin, cookies: [...clearSessionCookies(ctx), ...output.cookies] };
+  return { redirect: output.redirectTo || ctx.origin, cookies: [...clearSessionCookies(rt, ctx), ...output.cookies] };
 }
 
 /** Format version of the logout cookie's content. */

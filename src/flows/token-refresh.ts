@@ -92,7 +92,7 @@ export function bindTokenRefresh(rt: Runtime) {
           if (error instanceof oauth.ResponseBodyError && error.error === "invalid_grant") return { granted: false as const, error };
           throw error;
         }
-        if (result.id_token) await verifyIdTokenSignature(provider, as, response, result.id_token);
+        if (result.id_token) await verifyIdTokenSignature(provider, as, result.id_token);
         return { granted: true as const, tokens: tokensOf(normaliseTokens(result as unknown as Record<string, unknown>, Date.now())) };
       }),
       storeTokens: fromPromise(async ({ input }) => {

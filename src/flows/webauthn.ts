@@ -12,21 +12,27 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { fromPromise } from "xstate";
-import { webauthnMachine, type WebAuthnAction, type WebAuthnContext } from "../../machines/webauthn.machine.js";
+import { webauthnMachine, type WebAuthnContext } from "../../machines/webauthn.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import { hashToken } from "../email/token.js";
-import { AccountNotLinked, WebAuthnVerificationError, type AuthError } from "../errors.js";
+import { AccountNotLinked, EmailSignInError, UnknownPasskey, WebAuthnVerificationError, type AuthError } from "../errors.js";
+import { normalizeEmail } from "../email/identifier.js";
 import { decode, encode } from "../jwt/index.js";
+import { logAuthError } from "../logger.js";
+import { signInErrorMessage } from "../pages/messages.js";
 import type { SimpleWebAuthn, WebAuthnConfig } from "../providers/webauthn.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
-import type { Account, JWT } from "../types.js";
-import { refusalError } from "./failure.js";
+import type { Account, AdapterAuthenticator, JWT } from "../types.js";
+import { rateLimitedError, rateLimitedPlan, refusalError } from "./failure.js";
+import type { LimitVerdict } from "../../machines/shared.js";
 import { currentUser } from "../session/current-user.js";
 import { runMachine } from "./run.js";
+import { checkRequest } from "../rate-limit/limiter.js";
 import { bindSignInCompletion, resolveSignInRedirect, type PendingAuthenticator } from "./signin-completion.js";
+import { browserCredentialId, credentialIdLookups, storedCredentialId } from "./credential-id.js";
 
 const VERSION = 1;
 
@@ -62,6 +68,20 @@ function transportsOf(stored: string | null | undefined): AuthenticatorTransport
   return stored ? (stored.split(",").filter(Boolean) as AuthenticatorTransportFuture[]) : undefined;
 }
 
+/** Stored authenticators as the browser names them in `allowCredentials` / `excludeCredentials`. */
+function described(stored: AdapterAuthenticator[]): Array<{ id: string; transports: AuthenticatorTransportFuture[] | undefined }> {
+  return stored.map((a) => ({ id: browserCredentialId(a.credentialID), transports: transportsOf(a.transports) }));
+}
+
+/** The stored authenticator a posted credential id names, under either spelling (see credential-id.ts). */
+async function findAuthenticator(rt: Runtime, postedId: string): Promise<AdapterAuthenticator | null> {
+  for (const id of credentialIdLookups(postedId)) {
+    const found = await requireAdapter(rt).getAuthenticator!(id);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** The store's record of a challenge, so it works once even if its cookie is replayed. */
 async function challengeRecord(rt: Runtime, providerId: string, challenge: string): Promise<{ identifier: string; token: string }> {
   return { identifier: `appauth:webauthn-challenge:${providerId}`, token: await hashToken(challenge, rt.secrets[0]!) };
@@ -70,18 +90,20 @@ async function challengeRecord(rt: Runtime, providerId: string, challenge: strin
 export function bindWebAuthn(rt: Runtime) {
   return webauthnMachine.provide({
     actors: {
+      checkRequestLimit: fromPromise(({ input }) => checkRequest(rt.rateLimit, input.req.request, rt.logger)),
+      // The address a passkey is registered under becomes a user's address: as strict as an email sign-in's.
+      normalizeEmail: fromPromise(async ({ input }) => normalizeEmail(input.email)),
+
       decideAction: fromPromise(async ({ input }) => {
         const currentUserId = await currentUser(rt, input.req);
-        const done = (action: WebAuthnAction) => ({ action, ...(currentUserId ? { currentUserId } : {}) });
-        if (input.requestedAction) return done(input.requestedAction);
-        if (currentUserId) return done("register");
-        if (input.email) {
-          const adapter = requireAdapter(rt);
-          const user = await adapter.getUserByEmail!(input.email);
-          if (!user) return done("register");
-          return done((await adapter.listAuthenticatorsByUserId!(user.id)).length ? "authenticate" : "register");
-        }
-        return done("authenticate");
+        if (currentUserId) return { action: input.requestedAction ?? "register", currentUserId };
+        if (!input.email) return { action: input.requestedAction ?? "authenticate" };
+        const adapter = requireAdapter(rt);
+        const owner = await adapter.getUserByEmail!(input.email);
+        if (!owner) return { action: input.requestedAction ?? "register" };
+        // Someone has the address: they sign in with a passkey of theirs; registering is refused by the machine.
+        const action = input.requestedAction ?? ((await adapter.listAuthenticatorsByUserId!(owner.id)).length ? "authenticate" : "register");
+        return { action, emailTaken: true };
       }),
 
       generateOptions: fromPromise(async ({ input }) => {
@@ -101,7 +123,7 @@ export function bindWebAuthn(rt: Runtime) {
             userName: email,
             userDisplayName: user?.name ?? email,
             attestationType: "none",
-            excludeCredentials: existing.map((a) => ({ id: a.credentialID, transports: transportsOf(a.transports) })),
+            excludeCredentials: described(existing),
             authenticatorSelection: { residentKey: "required", userVerification: "required" },
           });
         } else {
@@ -110,7 +132,7 @@ export function bindWebAuthn(rt: Runtime) {
           options = await provider.simpleWebAuthn.generateAuthenticationOptions({
             rpID: rp.id,
             userVerification: "required",
-            allowCredentials: allowed.map((a) => ({ id: a.credentialID, transports: transportsOf(a.transports) })),
+            allowCredentials: described(allowed),
           });
         }
         const maxAge = provider.challengeMaxAge ?? 300;
@@ -177,8 +199,8 @@ export function bindWebAuthn(rt: Runtime) {
         const adapter = requireAdapter(rt);
         const response = input.response as AuthenticationResponseJSON;
         if (!response || typeof response.id !== "string") throw new WebAuthnVerificationError("No credential was posted.");
-        const authenticator = await adapter.getAuthenticator!(response.id);
-        if (!authenticator) throw new WebAuthnVerificationError("This passkey is not known here.");
+        const authenticator = await findAuthenticator(rt, response.id);
+        if (!authenticator) throw new UnknownPasskey("This passkey is not known here.");
         const rp = relyingParty(provider, input.req);
         const result = await provider.simpleWebAuthn.verifyAuthenticationResponse({
           response,
@@ -186,7 +208,7 @@ export function bindWebAuthn(rt: Runtime) {
           expectedOrigin: rp.origin,
           expectedRPID: rp.id,
           credential: {
-            id: authenticator.credentialID,
+            id: browserCredentialId(authenticator.credentialID),
             publicKey: fromBase64(authenticator.credentialPublicKey),
             counter: authenticator.counter,
             ...(authenticator.transports ? { transports: transportsOf(authenticator.transports)! } : {}),
@@ -217,15 +239,18 @@ export function bindWebAuthn(rt: Runtime) {
         });
         if (!result.verified || !result.registrationInfo) throw new WebAuthnVerificationError("The new passkey did not verify.");
         const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
+        // Stored as standard base64, as Auth.js stores it; the library's id is always base64url.
+        const credentialID = storedCredentialId(credential.id);
+        if (credentialID === null) throw new WebAuthnVerificationError("The new passkey's id is not base64url.");
         const authenticator: PendingAuthenticator = {
-          credentialID: credential.id,
+          credentialID,
           credentialPublicKey: toBase64(credential.publicKey),
           counter: credential.counter,
           credentialDeviceType,
           credentialBackedUp,
           transports: credential.transports?.join(",") ?? null,
         };
-        const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: credential.id, authenticator };
+        const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: credentialID, authenticator };
         return { user: { email: input.email ?? null, name: input.email ?? null }, account };
       }),
 
@@ -246,7 +271,9 @@ export async function handleWebAuthnOptions(
   provider: WebAuthnConfig,
 ): Promise<ResponsePlan> {
   const requested = ctx.query.get("action");
-  const email = ctx.query.get("email")?.normalize("NFKC").trim().toLowerCase() || undefined;
+  // A blank field is no address; anything else is normalised and checked by the flow.
+  const raw = ctx.query.get("email");
+  const email = raw?.trim() ? raw : undefined;
   const result = await runMachine(
     rt,
     machine,
@@ -262,10 +289,23 @@ export async function handleWebAuthnOptions(
     const context = result.context as WebAuthnContext;
     return { json: { action: context.action, options: context.options }, cookies: context.challengeCookies };
   }
+  // Refused before any challenge was minted: a typed 400, no cookie, nothing stored.
   const output = result.output;
-  const error = output.outcome === "refused" ? output.failure.error : undefined;
-  rt.logger.debug("WebAuthnOptions", error);
-  return { status: 400, json: { error: "WebAuthnVerificationError", message: error instanceof Error ? error.message : "No options." } };
+  const failure = output.outcome === "refused" ? output.failure : undefined;
+  if (failure?.as === "RateLimited") return rateLimitedPlan(rt, rateLimitedError(failure.error as LimitVerdict));
+  if (failure?.as === "OAuthAccountNotLinked") {
+    const message = signInErrorMessage(AccountNotLinked.type);
+    logAuthError(rt.logger, new AccountNotLinked(message));
+    return { status: 400, json: { error: AccountNotLinked.type, message } };
+  }
+  if (failure?.as === "EmailSignInError") {
+    const message = failure.error instanceof Error ? failure.error.message : "That is not one plain email address.";
+    logAuthError(rt.logger, new EmailSignInError(message));
+    return { status: 400, json: { error: EmailSignInError.type, message } };
+  }
+  rt.logger.debug("WebAuthnOptions", failure?.error);
+  const error = failure?.error;
+  return { status: 400, json: { error: WebAuthnVerificationError.type, message: error instanceof Error ? error.message : "No options." } };
 }
 
 /** POST /callback/:provider: the browser's credential; resume the flow where it rested. */

@@ -7,6 +7,7 @@
 import { type Env, processEnv, secretsFromEnv, urlFromEnv } from "../config/env.js";
 import { defaultCookies, parseCookies, readChunkedCookie } from "../cookies.js";
 import type { JWT, JWTDecodeParams } from "../types.js";
+import { decodeLegacySessionToken, findLegacySessionCookie, type LegacySessionCookie } from "../session/legacy-session.js";
 import { MAX_TOKEN_LENGTH } from "./jwe.js";
 import { decode as defaultDecode, secretList } from "./token.js";
 
@@ -71,14 +72,25 @@ function bearerToken(authorization: string | undefined): string | undefined {
   return match ? match[1] : undefined;
 }
 
+interface FoundToken {
+  token: string;
+  cookieName: string;
+  /** The token came from an Auth.js session cookie (no cookie of ours, default names). */
+  legacy?: LegacySessionCookie;
+}
+
 /** The token the request carries and the cookie name it belongs to, or `null`. Never throws. */
-function findToken(params: GetTokenParams, env: Env): { token: string; cookieName: string } | null {
+function findToken(params: GetTokenParams, env: Env): FoundToken | null {
   try {
     const { req } = params;
     const secureCookie =
       params.secureCookie ?? (isHttps((req as { url?: unknown }).url) || isHttps(urlFromEnv(env)));
     const cookieName = params.cookieName ?? (secureCookie ? SESSION_COOKIE_SECURE : SESSION_COOKIE_INSECURE);
-    const cookie = readChunkedCookie(parseCookies(header(req, "cookie", "; ")), cookieName);
+    const jar = parseCookies(header(req, "cookie", "; "));
+    const cookie = readChunkedCookie(jar, cookieName);
+    // Until their first session read migrates them, people switching from Auth.js carry its cookie.
+    const legacy = cookie || params.cookieName !== undefined || params.salt !== undefined ? undefined : findLegacySessionCookie(jar);
+    if (legacy) return legacy.value.length <= MAX_TOKEN_LENGTH ? { token: legacy.value, cookieName: legacy.name, legacy } : null;
     const token = cookie || bearerToken(header(req, "authorization"));
     return token && token.length <= MAX_TOKEN_LENGTH ? { token, cookieName } : null;
   } catch {
@@ -120,6 +132,7 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
   const found = findToken(params, env);
   if (!found) return null;
   try {
+    if (found.legacy && !params.decode) return await decodeLegacySessionToken(found.legacy, secret);
     const decoder = params.decode ?? defaultDecode;
     const payload = await decoder({ token: found.token, secret, salt: params.salt ?? found.cookieName });
     return payload ?? null;

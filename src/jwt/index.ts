@@ -5,3 +5,4 @@
  */
 export { DEFAULT_MAX_AGE, decode, decodeWithSecretIndex, encode } from "./token.js";
 export { getToken, type GetTokenParams } from "./get-token.js";
+export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js";

@@ -36,12 +36,12 @@ export function keyInfo(salt: string): string {
   return `appauth session token key, A256CBC-HS512, for cookie "${salt}"`;
 }
 
-async function deriveSessionKey(secret: string, salt: string): Promise<SessionKey> {
+async function deriveSessionKey(secret: string, salt: string, info: string): Promise<SessionKey> {
   const subtle = crypto.subtle;
   const ikm = await subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
   const bits = new Uint8Array(
     await subtle.deriveBits(
-      { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(keyInfo(salt)) },
+      { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(info) },
       ikm,
       KEY_BYTES * 8,
     ),
@@ -69,18 +69,20 @@ const cache = new Map<string, Promise<SessionKey>>();
 
 /**
  * The key for `secret` and `salt`, derived once and then served from the cache.
- * Both must be non-empty strings; callers validate them.
+ * Both must be non-empty strings; callers validate them. `info` is ours unless a session made by
+ * another library is being opened (see session/legacy-session.ts).
  */
-export function sessionKey(secret: string, salt: string): Promise<SessionKey> {
-  // The length prefix keeps ("a:b", "c") and ("a", "b:c") apart.
-  const id = `${salt.length}:${salt}:${secret}`;
+export function sessionKey(secret: string, salt: string, info?: string): Promise<SessionKey> {
+  // The length prefixes keep ("a:b", "c") and ("a", "b:c") apart; a foreign `info` starts with a
+  // letter where ours starts with a digit, so the two kinds of id never meet.
+  const id = info === undefined ? `${salt.length}:${salt}:${secret}` : `i${info.length}:${info}|${salt.length}:${salt}:${secret}`;
   const cached = cache.get(id);
   if (cached) {
     cache.delete(id);
     cache.set(id, cached);
     return cached;
   }
-  const pending = deriveSessionKey(secret, salt);
+  const pending = deriveSessionKey(secret, salt, info ?? keyInfo(salt));
   cache.set(id, pending);
   // A failed derivation is not remembered; the caller still sees the rejection.
   pending.catch(() => {

@@ -70,7 +70,8 @@ export async function encode<P extends JWT = JWT>(params: JWTEncodeParams<P>): P
   return sealJwe(encoder.encode(JSON.stringify(claims)), key);
 }
 
-function readClaims(plaintext: Uint8Array): JWT | null {
+/** The claims of a decrypted token, or `null` when they are not JSON or no longer (or not yet) valid. */
+export function readClaims(plaintext: Uint8Array): JWT | null {
   let payload: unknown;
   try {
     payload = JSON.parse(utf8.decode(plaintext));

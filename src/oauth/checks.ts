@@ -4,6 +4,7 @@
  * that minted it (a check minted for provider A is refused at provider B's callback). Read once,
  * cleared on every answer to the callback.
  */
+import type * as oauth from "oauth4webapi";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import { InvalidCheck } from "../errors.js";
@@ -19,9 +20,20 @@ const VERSION = 1;
 
 export type CheckName = "pkceCodeVerifier" | "state" | "nonce";
 
+/**
+ * The checks a provider runs when it names none: PKCE, and `nonce` for OpenID Connect. A plain
+ * OAuth 2 server whose metadata does not list PKCE `S256` (or that has no metadata) may ignore the
+ * code challenge, and PKCE then protects nothing against cross-site request forgery: `state` is
+ * added (RFC 9700 §2.1.1).
+ */
+export function defaultChecks(provider: OAuthProviderConfig, as: oauth.AuthorizationServer): OAuthCheck[] {
+  if (provider.type === "oidc") return ["pkce", "nonce"];
+  return as.code_challenge_methods_supported?.includes("S256") ? ["pkce"] : ["pkce", "state"];
+}
+
 /** The checks in force for a provider: its own, the defaults otherwise, plus `state` behind a redirect proxy. */
-export function checksOf(rt: Runtime, provider: OAuthProviderConfig): Set<OAuthCheck> {
-  const configured = provider.checks ?? (provider.type === "oidc" ? ["pkce", "nonce"] : ["pkce"]);
+export function checksOf(rt: Runtime, provider: OAuthProviderConfig, as: oauth.AuthorizationServer): Set<OAuthCheck> {
+  const configured = provider.checks ?? defaultChecks(provider, as);
   const checks = new Set<OAuthCheck>(configured);
   if (checks.has("none")) checks.clear();
   if (redirectProxyOf(rt, provider)) checks.add("state");

@@ -9,15 +9,12 @@ import * as oauth from "oauth4webapi";
 import { InvalidConfiguration, InvalidEndpoints } from "../errors.js";
 import type { OAuthProviderConfig, ProviderFetch } from "../providers/oauth-types.js";
 import { customFetch } from "../symbols.js";
+import { checkTransport, isLoopback } from "./transport.js";
 
 /** Issuer placeholder for plain OAuth 2 providers that name none: never compared to a response's `iss`. */
 export const UNKNOWN_ISSUER = "urn:appauth:issuer-not-configured";
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK.has(url.hostname);
-}
+export { checkTransport, isLoopback };
 
 /** The URL of an endpoint option (a string, or an object with `url`). */
 export function endpointUrl(endpoint: unknown): string | undefined {
@@ -35,19 +32,6 @@ export function endpointParams(endpoint: unknown): Record<string, string> {
   return out;
 }
 
-/** https everywhere; plain http only on loopback hosts (development and tests). */
-export function checkTransport(url: string, what: string, providerId: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidEndpoints(`providers (${providerId}): ${what} "${url}" is not an absolute URL.`);
-  }
-  if (parsed.protocol === "https:" || (parsed.protocol === "http:" && isLoopback(parsed))) return parsed;
-  throw new InvalidEndpoints(
-    `providers (${providerId}): ${what} must use https (plain http is allowed on localhost, 127.0.0.1 and [::1] only): ${url}`,
-  );
-}
 
 export function fetchOf(provider: OAuthProviderConfig): ProviderFetch {
   return provider[customFetch] ?? ((input, init) => fetch(input, init));

@@ -1,27 +1,27 @@
 /**
  * The authorization servers of one configuration's OAuth/OIDC providers, shared by every flow that
  * talks to them (sign-in, token refresh, logout): discovery runs once per provider, a provider's
- * JWKS is cached once, and an ID token's signature is checked the same way wherever it arrives.
+ * keys are one set (`jwks.ts`), and an ID token's signature is checked the same way wherever it arrives.
  */
-import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose";
-import * as oauth from "oauth4webapi";
+import { compactVerify, decodeJwt, decodeProtectedHeader, errors } from "jose";
+import type * as oauth from "oauth4webapi";
 import type { Runtime } from "../config/runtime.js";
 import { OAuthCallbackError } from "../errors.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
-import { httpOptions, loadAuthorizationServer } from "./client.js";
+import { loadAuthorizationServer } from "./client.js";
+import { isUnknownKey, providerKeys, signingAlgorithms, withProviderKeys, type ProviderKeys } from "./jwks.js";
 
 export interface ProviderServers {
   /** The provider's metadata: discovered once per configuration; a failure is retried on the next call. */
   serverOf(provider: OAuthProviderConfig): Promise<oauth.AuthorizationServer>;
-  /** The cache oauth4webapi keeps the provider's JWKS in. */
-  jwksCacheOf(providerId: string): oauth.JWKSCacheInput;
-  /** Checks the signature of the ID token in `response` against the provider's JWKS (or, for HS*, the client secret). */
-  verifyIdTokenSignature(
-    provider: OAuthProviderConfig,
-    as: oauth.AuthorizationServer,
-    response: Response,
-    idToken: string,
-  ): Promise<void>;
+  /** The providers' signing keys, for ID tokens and logout tokens alike. */
+  keys: ProviderKeys;
+  /**
+   * Checks the signature of an ID token (whose claims oauth4webapi has checked) against the
+   * provider's keys, or for HS* its client secret. A key the cached set lacks makes the set be
+   * fetched again (rate-limited), so a provider's rotated key works at once.
+   */
+  verifyIdTokenSignature(provider: OAuthProviderConfig, as: oauth.AuthorizationServer, idToken: string): Promise<void>;
 }
 
 const byRuntime = new WeakMap<Runtime, ProviderServers>();
@@ -37,16 +37,7 @@ export function providerServers(rt: Runtime): ProviderServers {
 
 function createServers(): ProviderServers {
   const servers = new Map<string, Promise<oauth.AuthorizationServer>>();
-  const jwksCaches = new Map<string, oauth.JWKSCacheInput>();
-
-  const jwksCacheOf = (providerId: string): oauth.JWKSCacheInput => {
-    let cache = jwksCaches.get(providerId);
-    if (!cache) {
-      cache = {};
-      jwksCaches.set(providerId, cache);
-    }
-    return cache;
-  };
+  const keys = providerKeys();
 
   return {
     serverOf(provider) {
@@ -58,18 +49,24 @@ function createServers(): ProviderServers {
       }
       return pending;
     },
-    jwksCacheOf,
-    async verifyIdTokenSignature(provider, as, response, idToken) {
-      const header = decodeProtectedHeader(idToken);
-      if (header.alg?.startsWith("HS")) {
-        if (!provider.clientSecret) throw new OAuthCallbackError("An HS-signed ID token needs a client secret to verify.");
-        await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret));
-        return;
+    keys,
+    async verifyIdTokenSignature(provider, as, idToken) {
+      const { alg } = decodeProtectedHeader(idToken);
+      const algorithms = signingAlgorithms(provider, as);
+      if (typeof alg !== "string" || !algorithms.includes(alg)) {
+        throw new OAuthCallbackError(`The ID token's alg ${JSON.stringify(alg)} is not accepted (${algorithms.join(", ") || "none is"}).`);
       }
-      await oauth.validateApplicationLevelSignature(as, response, {
-        ...httpOptions(provider, as.jwks_uri),
-        [oauth.jwksCache]: jwksCacheOf(provider.id),
-      });
+      try {
+        if (alg.startsWith("HS")) {
+          await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret), { algorithms });
+          return;
+        }
+        await withProviderKeys(keys, { provider, as }, (resolve) => compactVerify(idToken, resolve, { algorithms }));
+      } catch (error) {
+        if (isUnknownKey(error)) throw new OAuthCallbackError(`No key of ${provider.id} matches the ID token.`, { cause: error });
+        if (error instanceof errors.JOSEError) throw new OAuthCallbackError(`The ID token's signature is invalid: ${error.message}`, { cause: error });
+        throw error;
+      }
     },
   };
 }

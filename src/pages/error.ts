@@ -14,6 +14,10 @@ export interface ErrorPageParams {
   error: string;
   signInUrl: string;
   homeUrl: string;
+  /** Overrides the type's status (a 404 for an unknown provider). */
+  status?: number;
+  /** Shown under the message: what went wrong in a developer's words (development only). */
+  detail?: string;
 }
 
 /** The error page: 500 for `Configuration`, 403 for `AccessDenied` and `Verification`, else 400. */
@@ -24,9 +28,9 @@ export function renderErrorPage(params: ErrorPageParams): PageResult {
     : "";
   const body = html`<div class="badge danger">${alertIcon}</div><h1>${content.heading}</h1><p class="lead">${
     content.message
-  }</p><div class="actions">${signIn}<a href="${safeLinkUrl(params.homeUrl)}">Go to the home page</a></div>`;
+  }</p>${params.detail ? html`<p class="muted small detail">${params.detail}</p>` : ""}<div class="actions">${signIn}<a href="${safeLinkUrl(params.homeUrl)}">Go to the home page</a></div>`;
   return {
-    status: content.status,
+    status: params.status ?? content.status,
     html: renderDocument({
       title: content.heading,
       theme: params.theme,

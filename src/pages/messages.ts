@@ -29,10 +29,12 @@ const ERROR_TYPES = {
   OAuthCallbackError: true,
   OAuthProfileParseError: true,
   OAuthSignInError: true,
+  RateLimited: true,
   RefreshTokenError: true,
   EmailSignInError: true,
   SessionTokenError: true,
   SignOutError: true,
+  StoreUnavailable: true,
   UnknownAction: true,
   UnsupportedStrategy: true,
   UntrustedHost: true,
@@ -52,16 +54,57 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
     "This email address is already linked to another sign-in method. To confirm your identity, sign in the same way you did before.",
   OAuthCallbackError: "The sign-in service returned an error. Please try again.",
   OAuthSignInError: "Sign-in with this service could not be started. Please try again, or choose another way to sign in.",
-  EmailSignInError: "The sign-in email could not be sent. Check the address and try again.",
+  // The email flow refuses an address before sending anything: it is the address that is wrong.
+  EmailSignInError: "That email address is not valid. Check it for typos and try again.",
   AccessDenied: "You do not have permission to sign in.",
   Verification: "The sign-in link is no longer valid. It may have been used already, or it may have expired.",
   MissingCSRF: "The form expired before it was sent. Please try again.",
-  AccountNotLinked: "This account is linked to a different user. Sign in the way you did before.",
+  AccountNotLinked: "This email already has an account. Sign in another way first, then add a passkey.",
   WebAuthnVerificationError: "Your passkey could not be verified. Please try again.",
+  RateLimited: "Too many attempts. Please wait a while before you try again.",
   SessionRequired: "Please sign in to see this page.",
 };
 
 const DEFAULT_SIGN_IN_MESSAGE = "Sign in failed. Please try again.";
+
+/** Messages for an error with a `code` that says more than its type; keyed `<type>:<code>`. */
+const CODE_MESSAGES: Record<string, string> = {
+  // Each error's default code: the type's message says it all.
+  "CredentialsSignin:credentials": SIGN_IN_MESSAGES.CredentialsSignin as string,
+  "OAuthCallbackError:access_denied": "Sign-in was cancelled. Choose a way to sign in when you are ready.",
+  "WebAuthnVerificationError:unknown_passkey":
+    "This passkey is not registered on this site. Sign in another way, or create a new passkey.",
+};
+
+/**
+ * What the sign-in page says for an `error` and `code` (any strings). `known` and `code` say what
+ * the page may name in its markup for scripts: only a type it recognises and a code it has words for.
+ */
+export function signInError(error: string, code?: string): { message: string; showCode: boolean; known: boolean; code?: string } {
+  const known = Object.prototype.hasOwnProperty.call(SIGN_IN_MESSAGES, error);
+  // RateLimited's code is the number of seconds to wait: said in words, never shown as is.
+  if (error === "RateLimited") return { message: rateLimitedMessage(code), showCode: false, known };
+  const key = `${error}:${code ?? ""}`;
+  if (code && Object.prototype.hasOwnProperty.call(CODE_MESSAGES, key)) {
+    return { message: CODE_MESSAGES[key] as string, showCode: false, known, code };
+  }
+  // Only CredentialsSignin carries codes an application chose; any other code is not shown.
+  return { message: signInErrorMessage(error), showCode: error === "CredentialsSignin" && Boolean(code), known };
+}
+
+/** When to try again, from the seconds a RateLimited refusal carries (anything else: the plain message). */
+export function rateLimitedMessage(code: string | undefined): string {
+  const seconds = code && /^\d{1,7}$/.test(code) ? Number(code) : 0;
+  if (seconds <= 0) return SIGN_IN_MESSAGES.RateLimited as string;
+  const minutes = Math.ceil(seconds / 60);
+  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `Too many attempts. Please try again in ${wait}.`;
+}
+
+/** Whether the page reports a cancel (a choice) rather than a failure. */
+export function isCancel(error: string, code?: string): boolean {
+  return error === "OAuthCallbackError" && code === "access_denied";
+}
 
 /** The message shown on the sign-in page for the `error` parameter (any string). */
 export function signInErrorMessage(error: string): string {
@@ -99,6 +142,15 @@ export function errorPageContent(error: string): ErrorPageContent {
         status: 403,
         heading: "Access denied",
         message: "You do not have permission to sign in.",
+        offerSignIn: true,
+      };
+    case "StoreUnavailable":
+      // The server's fault, not the person's: nothing they entered was wrong; trying again later works.
+      return {
+        type,
+        status: 503,
+        heading: "Temporarily unavailable",
+        message: "Sign-in is temporarily unavailable. Nothing you did caused this; please try again in a moment.",
         offerSignIn: true,
       };
     case "Verification":

@@ -9,7 +9,7 @@ import type { CredentialInput } from "../types.js";
 import { html, safeImageUrl, safeLinkUrl, trustedHtml, type SafeHtml } from "./html.js";
 import { alertIcon, keyIcon } from "./icons.js";
 import { renderDocument } from "./layout.js";
-import { signInErrorMessage } from "./messages.js";
+import { isCancel, signInError } from "./messages.js";
 import { buttonRule } from "./theme.js";
 import type { PageProvider, PageResult, PageTheme } from "./types.js";
 import { webauthnScript } from "./webauthn-script.js";
@@ -25,6 +25,15 @@ export interface SignInPageParams {
   code?: string;
   /** Prefills the email field. */
   email?: string;
+  /**
+   * What the person typed before a refusal (from the redirect's query): the email provider's
+   * address, a credentials form's non-password fields. Untrusted; escaped like everything else.
+   */
+  values?: Record<string, string>;
+  /** The provider the error belongs to (the redirect's `provider`): its field carries the error. */
+  provider?: string;
+  /** Where "Back to <brandName>" leads: the site's home. */
+  homeUrl?: string;
 }
 
 // The passkey section's extras: the field's hint and the outlined second button (link colour on the
@@ -34,6 +43,11 @@ const WEBAUTHN_CSS =
   ".field+.btn+.btn{margin-top:12px}" +
   ".btn-secondary{--btn-bg:transparent;--btn-text:var(--link);--btn-hover:color-mix(in srgb,var(--link) 10%,transparent);border-color:var(--input-border);box-shadow:none}" +
   "[hidden]{display:none!important}";
+
+// A field's own error, under it, in the alert's colour (kept at 4.5:1 by the palette).
+const FIELD_ERROR_CSS =
+  ".field-error{margin:6px 0 0;color:var(--danger);font-size:13px}.input[aria-invalid=true]{border-color:var(--danger)}";
+const BACK_CSS = ".back{margin:20px 0 0;text-align:center;font-size:14px}.alert.notice{background:var(--input-bg);border-color:var(--input-border);color:var(--text)}";
 
 // Field types that make sense for a visible, labelled credential; anything else becomes text.
 const INPUT_TYPES = new Set([
@@ -70,6 +84,9 @@ interface Context {
   nextId: (...parts: string[]) => string;
   /** CSS class of the provider's button when it has a valid brand colour. */
   buttonClass: Map<PageProvider, string>;
+  values: Record<string, string>;
+  /** An error that belongs to one provider's email field (a malformed address), shown beside it. */
+  fieldError: { provider: PageProvider; message: string } | undefined;
 }
 
 function hiddenFields(ctx: Context): SafeHtml {
@@ -85,9 +102,13 @@ function credentialField(provider: PageProvider, key: string, input: CredentialI
   const id = ctx.nextId(provider.id, key);
   const type = typeof input.type === "string" && INPUT_TYPES.has(input.type) ? input.type : "text";
   const autocomplete = input.autocomplete ?? (type === "password" ? "current-password" : undefined);
+  // A refused sign-in comes back with what was typed, except passwords (which never travel).
+  const kept = type === "password" ? undefined : ctx.values[key];
   return html`<div class="field"><label for="${id}">${input.label ?? key}</label><input class="input" id="${id}" name="${key}" type="${type}"${
     input.placeholder ? html` placeholder="${input.placeholder}"` : ""
-  }${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${input.required ? html` required` : ""}></div>`;
+  }${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${input.required ? html` required` : ""}${
+    kept !== undefined ? html` value="${kept}"` : ""
+  }></div>`;
 }
 
 function credentialsSection(provider: PageProvider, ctx: Context): SafeHtml {
@@ -103,13 +124,27 @@ function credentialsSection(provider: PageProvider, ctx: Context): SafeHtml {
 
 function emailSection(provider: PageProvider, ctx: Context): SafeHtml {
   const id = ctx.nextId(provider.id, "email");
-  return html`<form method="post" action="${safeLinkUrl(provider.signinUrl)}">${hiddenFields(ctx)}<div class="field"><label for="${id}">Email</label><input class="input" id="${id}" name="email" type="email" autocomplete="email" placeholder="email@example.com" required${
-    ctx.email ? html` value="${ctx.email}"` : ""
-  }></div>${submitButton(provider, ctx, `Sign in with ${provider.name}`)}</form>`;
+  const error = ctx.fieldError?.provider === provider ? ctx.fieldError.message : undefined;
+  const errorId = ctx.nextId(provider.id, "email", "error");
+  const value = (error !== undefined ? ctx.values.email : undefined) ?? ctx.email;
+  // The refused address stays in the field, marked invalid and described by the reason, and the
+  // field takes the focus so a keyboard or screen-reader user lands on what to fix.
+  return html`<form method="post" action="${safeLinkUrl(provider.signinUrl)}">${hiddenFields(ctx)}<div class="field"><label for="${id}">Email for a sign-in link</label><input class="input" id="${id}" name="email" type="email" autocomplete="email" placeholder="email@example.com" required${
+    value ? html` value="${value}"` : ""
+  }${error !== undefined ? html` aria-invalid="true" aria-describedby="${errorId}" autofocus` : ""}>${
+    error !== undefined ? html`<p class="field-error" id="${errorId}">${error}</p>` : ""
+  }</div>${submitButton(provider, ctx, `Sign in with ${provider.name}`)}</form>`;
 }
 
 function buttonSection(provider: PageProvider, ctx: Context): SafeHtml {
   const logo = safeImageUrl(provider.style?.logo);
+  if (provider.unavailable) {
+    // A button that could only end on an error page is shown disabled, with what to configure.
+    const note = ctx.nextId(provider.id, "unavailable");
+    return html`<button class="btn" type="button" disabled aria-describedby="${note}">${
+      logo ? html`<img class="btn-logo" src="${logo}" alt="" width="20" height="20">` : ""
+    }<span>Sign in with ${provider.name}</span></button><p class="hint" id="${note}">${provider.unavailable}</p>`;
+  }
   const content = html`${logo ? html`<img class="btn-logo" src="${logo}" alt="" width="20" height="20">` : ""}<span>Sign in with ${provider.name}</span>`;
   return html`<form method="post" action="${safeLinkUrl(provider.signinUrl)}">${hiddenFields(ctx)}${submitButton(
     provider,
@@ -135,7 +170,7 @@ function webauthnSection(provider: PageProvider, ctx: Context): SafeHtml {
   const extra = ctx.buttonClass.get(provider);
   return html`<form method="post" action="${safeLinkUrl(provider.callbackUrl)}" data-webauthn-options="${safeLinkUrl(
     optionsUrlOf(provider),
-  )}"${autofill ? html` data-webauthn-autofill` : ""}>${hiddenFields(ctx)}<div class="field"><label for="${id}">Email</label><input class="input" id="${id}" name="email" type="email" autocomplete="${
+  )}"${autofill ? html` data-webauthn-autofill` : ""}>${hiddenFields(ctx)}<div class="field"><label for="${id}">Email for your passkey</label><input class="input" id="${id}" name="email" type="email" autocomplete="${
     autofill ? "username webauthn" : "username"
   }" placeholder="email@example.com" aria-describedby="${hint}"${ctx.email ? html` value="${ctx.email}"` : ""}><p class="hint" id="${hint}">Optional to sign in with a passkey; needed to create one.</p></div><button class="${
     extra ? `btn ${extra}` : "btn"
@@ -194,7 +229,15 @@ export function renderSignInPage(params: SignInPageParams): PageResult {
     email: params.email,
     nextId: idAllocator(),
     buttonClass,
+    values: params.values ?? {},
+    fieldError: undefined,
   };
+  // A malformed address is the email field's error: said beside the field rather than above the form.
+  if (params.error === "EmailSignInError") {
+    const emailProviders = providers.filter((p) => p.type === "email");
+    const owner = emailProviders.find((p) => p.id === params.provider) ?? emailProviders[0];
+    if (owner) ctx.fieldError = { provider: owner, message: signInError(params.error).message };
+  }
 
   const sections: SafeHtml[] = [];
   for (const group of groups(providers)) {
@@ -205,17 +248,29 @@ export function renderSignInPage(params: SignInPageParams): PageResult {
   }
 
   // With passkeys on the page, an empty alert waits (hidden) for what the ceremony has to report.
+  // The alert names the error it shows (data-error, data-code): the passkey script reads them.
   const passkeys = providers.some((p) => p.type === "webauthn");
-  const alert = params.error
-    ? html`<div class="alert" role="alert">${alertIcon}<div class="alert-body"><p>${signInErrorMessage(params.error)}</p>${
-        params.code ? html`<p class="code">Code: ${params.code}</p>` : ""
+  const shown = params.error && !ctx.fieldError ? signInError(params.error, params.code) : undefined;
+  const cancel = params.error !== undefined && isCancel(params.error, params.code);
+  const alert = shown
+    ? html`<div class="${cancel ? "alert notice" : "alert"}" role="${cancel ? "status" : "alert"}">${cancel ? "" : alertIcon}<div class="alert-body"${
+        shown.known ? html` data-error="${params.error ?? ""}"${shown.code ? html` data-code="${shown.code}"` : ""}` : ""
+      }><p>${shown.message}</p>${
+        shown.showCode ? html`<p class="code">Code: ${params.code}</p>` : ""
       }</div></div>`
     : passkeys
       ? html`<div class="alert" role="alert" hidden>${alertIcon}<div class="alert-body"><p></p></div></div>`
       : "";
   if (passkeys) css += WEBAUTHN_CSS;
-  const body = html`<h1 class="title">Sign in</h1>${alert}${
+  if (ctx.fieldError) css += FIELD_ERROR_CSS;
+  css += BACK_CSS;
+  const brand = theme.brandName?.trim() || undefined;
+  const title = brand ? `Sign in to ${brand}` : "Sign in";
+  const back = params.homeUrl
+    ? html`<p class="back"><a href="${safeLinkUrl(params.homeUrl)}">← Back to ${brand ?? "the site"}</a></p>`
+    : "";
+  const body = html`<h1 class="title">${title}</h1>${alert}${
     sections.length > 0 ? sections : html`<p class="muted">No sign-in methods are configured.</p>`
-  }`;
-  return { status: 200, html: renderDocument({ title: "Sign in", theme, body, extraCss: css }) };
+  }${back}`;
+  return { status: 200, html: renderDocument({ title, theme, body, extraCss: css }) };
 }

@@ -18,6 +18,8 @@ export interface PageProvider {
   optionsUrl?: string;
   /** WebAuthn providers only: offer passkeys in the email field's autofill (conditional UI). */
   enableConditionalUI?: boolean;
+  /** Set when the provider cannot work as configured (development): shown disabled, with this note. */
+  unavailable?: string;
 }
 
 /** The resolved theme: `colorScheme` is required here; the rest falls back to the defaults. */
@@ -29,6 +31,8 @@ export interface PageTheme {
   brandColor?: string;
   /** Text on primary buttons; ignored when it would not contrast 4.5:1 with `brandColor`. */
   buttonText?: string;
+  /** The application's name: "Sign in to <brandName>", and the link back to it. */
+  brandName?: string;
 }
 
 /** A rendered page: the HTTP status to answer with and the complete document. */

@@ -13,8 +13,10 @@ export interface VerifyRequestPageParams {
 
 /** The verify-request page (status 200). */
 export function renderVerifyRequestPage(params: VerifyRequestPageParams): PageResult {
-  const body = html`<div class="badge">${envelopeIcon}</div><h1>Check your email</h1><p class="lead">A sign in link has been sent to your email address.</p>${
-    params.email ? html`<p class="email-line"><span class="email">${params.email}</span></p>` : ""
+  const body = html`<div class="badge">${envelopeIcon}</div><h1>Check your email</h1>${
+    params.email
+      ? html`<p class="lead">A sign in link has been sent to</p><p class="email-line"><span class="email">${params.email}</span></p>`
+      : html`<p class="lead">A sign in link has been sent to your email address.</p>`
   }<p class="muted small">If it does not arrive within a few minutes, check your spam folder.</p><p class="actions"><a href="${safeLinkUrl(
     params.homeUrl,
   )}">Go to the home page</a></p>`;

@@ -74,8 +74,26 @@ export const webauthnScript = String.raw`(() => {
     return json;
   };
 
+  // What was posted (this tab only): the answer's page may have to tell the device to drop it.
+  const POSTED = "appauth.passkey.posted";
+  const rpIdOf = (body) => (body.action === "register" ? body.options.rp && body.options.rp.id : body.options.rpId) || location.hostname;
+  const remember = (body, credential) => {
+    try {
+      sessionStorage.setItem(POSTED, JSON.stringify({ form: form.dataset.webauthnOptions, action: body.action, rpId: rpIdOf(body), id: credential.id }));
+    } catch (error) { /* no storage: the device is not told */ }
+  };
+  const recall = () => {
+    try {
+      const value = sessionStorage.getItem(POSTED);
+      sessionStorage.removeItem(POSTED);
+      return value ? JSON.parse(value) : null;
+    } catch (error) { return null; }
+  };
+
   // A real form submission: the server answers with a redirect, which the browser follows.
-  const submit = (action, credential) => {
+  const submit = (body, credential) => {
+    const action = body.action;
+    remember(body, credential);
     const post = document.createElement("form");
     post.method = "post";
     post.action = form.getAttribute("action");
@@ -122,6 +140,8 @@ export const webauthnScript = String.raw`(() => {
     const body = await response.json().catch(() => null);
     if (response.ok && body && body.options && (body.action === "register" || body.action === "authenticate")) return body;
     if (action === "register" && !email) throw failure("Enter your email address to create a passkey.");
+    // Refusals about the address say what to do (sign in first; type one plain address).
+    if (body && (body.error === "AccountNotLinked" || body.error === "EmailSignInError") && typeof body.message === "string") throw failure(body.message);
     throw failure("Passkeys are not available right now. Please try again.");
   };
 
@@ -130,7 +150,7 @@ export const webauthnScript = String.raw`(() => {
   // unavailable, failed), for tests and for debugging.
   let autofill = null;
   const startAutofill = () => {
-    if (!form.hasAttribute("data-webauthn-autofill")) return;
+    if (autofill || !form.hasAttribute("data-webauthn-autofill")) return;
     const state = (value) => form.setAttribute("data-webauthn-autofill-state", value);
     form.removeAttribute("data-webauthn-autofill-error");
     if (!PKC || typeof PKC.isConditionalMediationAvailable !== "function") return state("unavailable");
@@ -152,7 +172,7 @@ export const webauthnScript = String.raw`(() => {
       const get = navigator.credentials.get({ mediation: "conditional", publicKey: requestOptions(body.options), signal: controller.signal });
       state("pending");
       const credential = await get;
-      if (credential) submit(body.action, credential);
+      if (credential) submit(body, credential);
     };
     const done = run().catch((error) => {
       if (controller.signal.aborted || (error && error.name === "AbortError")) return state("stopped");
@@ -188,7 +208,7 @@ export const webauthnScript = String.raw`(() => {
         ? await navigator.credentials.create({ publicKey: creationOptions(body.options) })
         : await navigator.credentials.get({ publicKey: requestOptions(body.options) });
       if (!credential) throw failure("No passkey was chosen.");
-      submit(body.action, credential);
+      submit(body, credential);
     } catch (error) {
       say(explain(error, requested));
       busy = false;
@@ -217,5 +237,27 @@ export const webauthnScript = String.raw`(() => {
     autofill = null;
     Promise.resolve(previous && previous.stop()).then(startAutofill);
   });
-  startAutofill();
+
+  // The error this page reports (a type and code the server recognised).
+  const reported = alertBox && alertBox.querySelector("[data-error]");
+  const errorType = reported ? reported.getAttribute("data-error") : "";
+  const errorCode = reported ? reported.getAttribute("data-code") : "";
+  const passkeyRefused = errorType === "WebAuthnVerificationError" || errorType === "AccountNotLinked";
+  // A passkey the server does not know (or refused as it was made) is removed from the device.
+  const posted = recall();
+  const unknownHere =
+    posted && posted.form === form.dataset.webauthnOptions &&
+    ((errorType === "WebAuthnVerificationError" && errorCode === "unknown_passkey") || (errorType === "AccountNotLinked" && posted.action === "register"));
+  if (unknownHere) {
+    const signalled = (value) => form.setAttribute("data-webauthn-signalled", value);
+    if (PKC && typeof PKC.signalUnknownCredential === "function") {
+      PKC.signalUnknownCredential({ rpId: posted.rpId, credentialId: posted.id }).then(() => signalled("unknown"), () => signalled("failed"));
+    } else signalled("unsupported");
+  }
+  // After a refusal, no autofill by itself (an authenticator answering at once would loop); focusing
+  // the email field brings it back.
+  if (passkeyRefused && form.hasAttribute("data-webauthn-autofill")) {
+    form.setAttribute("data-webauthn-autofill-state", "paused");
+    if (emailField) emailField.addEventListener("focus", startAutofill, { once: true });
+  } else startAutofill();
 })();`;

@@ -1,7 +1,9 @@
 /**
- * Passkey (WebAuthn) providers, behind `experimental.enableWebAuthn`. `Passkey()` offers conditional
- * UI (autofill) on the built-in sign-in page; `WebAuthn()` is the same ceremony without it.
- * The relying party's id and origin come from the trusted request URL unless set here.
+ * Passkey (WebAuthn) providers, behind `experimental.enableWebAuthn`. `Passkey()` (id `passkey`) offers
+ * conditional UI (autofill) on the built-in sign-in page; `WebAuthn()` (id `webauthn`) is the same
+ * ceremony without it. The relying party's id and origin come from the trusted request URL unless set
+ * here. This entry point (`appauth/providers/webauthn`) default-exports `WebAuthn`;
+ * `appauth/providers/passkey` default-exports `Passkey`, as Auth.js users import them.
  */
 import {
   generateAuthenticationOptions,
@@ -47,7 +49,7 @@ const simpleWebAuthn: SimpleWebAuthn = {
   verifyAuthenticationResponse,
 };
 
-export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConfig {
+export function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConfig {
   return {
     id: "webauthn",
     name: "WebAuthn",
@@ -64,4 +66,4 @@ export function Passkey(options: WebAuthnUserConfig = {}): WebAuthnConfig {
   return WebAuthn({ id: "passkey", name: "Passkey", enableConditionalUI: true, ...options });
 }
 
-export { WebAuthn };
+export default WebAuthn;

@@ -7,6 +7,7 @@
 import type { Runtime } from "../config/runtime.js";
 import { normalizeUrl } from "../redirect.js";
 import { trustedOrigin } from "../router.js";
+import { STORE_RETRY_AFTER_SECONDS } from "../errors.js";
 import type { Awaitable, AuthConfigInput, Session } from "../types.js";
 import { runtimeOf } from "./runtime.js";
 
@@ -80,4 +81,20 @@ export async function guardRequest<R extends Request>(
   if (isResponse(verdict)) return { response: verdict };
   if (verdict === true) return { allow: true };
   return { redirect: signInRedirectUrl(rt, request) };
+}
+
+/**
+ * What middleware answers instead of a sign-in redirect when the session could not be read because
+ * the store is down (`readSession` said `unavailable`): the person was not signed out, and sending
+ * them to sign in would fail too. 503 with `Retry-After`, typed, never cached.
+ */
+export function storeUnavailableResponse(): Response {
+  return new Response(JSON.stringify({ error: "StoreUnavailable", message: "The session store is unavailable; try again shortly." }), {
+    status: 503,
+    headers: {
+      "Content-Type": "application/json",
+      "Cache-Control": "private, no-cache, no-store",
+      "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
+    },
+  });
 }

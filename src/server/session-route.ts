@@ -8,8 +8,6 @@ import { bindDatabaseSession, type BoundDatabaseSession } from "../flows/databas
 import { bindSessionMachine, handleSession, type BoundSessionMachine } from "../flows/session.js";
 import { toResponse } from "../response.js";
 import { buildContext } from "../router.js";
-import type { AuthConfigInput } from "../types.js";
-import { runtimeOf } from "./runtime.js";
 
 interface SessionFlows {
   jwt: BoundSessionMachine;
@@ -28,11 +26,13 @@ function sessionFlowsOf(rt: Runtime): SessionFlows {
   return flows;
 }
 
-/** Answers a `GET {basePath}/session` request; throws (config faults, untrusted host) where `Auth()` would answer 4xx/5xx. */
-export async function sessionRoute(request: Request, config: AuthConfigInput): Promise<Response> {
-  const rt = await runtimeOf(request, config);
+/**
+ * Answers a `GET {basePath}/session` request for a resolved runtime (a server-side read resolves its
+ * config once); throws (untrusted host) where `Auth()` would answer 4xx/5xx.
+ */
+export async function answerSession(rt: Runtime, request: Request): Promise<Response> {
   const ctx = await buildContext(rt, request);
-  if (ctx.action !== "session" || ctx.method !== "GET") throw new TypeError("sessionRoute answers GET /session only");
+  if (ctx.action !== "session" || ctx.method !== "GET") throw new TypeError("answerSession answers GET /session only");
   const plan = await handleSession(rt, sessionFlowsOf(rt), ctx);
   return toResponse(plan, { returnRedirect: false });
 }

@@ -6,7 +6,7 @@ import { decodeSessionToken, readSessionCookie } from "./jwt-session.js";
 
 /** The id of the user signed in with the request's session cookie, for either strategy; else undefined. */
 export async function currentUser(rt: Runtime, ctx: RequestContext): Promise<string | undefined> {
-  const token = readSessionCookie(ctx);
+  const token = readSessionCookie(rt, ctx);
   if (!token) return undefined;
   try {
     if (rt.session.strategy === "database") {

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie, type SetCookie } from "../cookies.js";
+import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { MissingAdapter } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
 import type { Account, Adapter, AdapterSession, AdapterUser } from "../types.js";
@@ -29,7 +30,10 @@ export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, use
   const adapter = requireAdapter(rt);
   const sessionToken = rt.session.generateSessionToken();
   const expires = new Date(Date.now() + rt.session.maxAge * 1000);
-  const link = account && (account.type === "oauth" || account.type === "oidc") ? accountLink(account) : {};
+  // Only an adapter that knows the session links (appauth's extension) is handed them: one that keeps
+  // to the Auth.js contract (a published @auth/* adapter) would store or choke on unknown fields.
+  const linksSessions = typeof (adapter as ExtendedAdapter).deleteSessionsByAccount === "function";
+  const link = linksSessions && account && (account.type === "oauth" || account.type === "oidc") ? accountLink(account) : {};
   const session = await adapter.createSession!({ sessionToken, userId, expires, ...link });
   const { name, options } = ctx.cookies.sessionToken;
   return writeChunkedCookie(ctx.jar, name, session.sessionToken, { ...options, expires: session.expires });

@@ -8,22 +8,50 @@ import type { Runtime } from "../config/runtime.js";
 import type { RequestContext } from "../request-context.js";
 import type { Account, JWT, Profile, User } from "../types.js";
 import { AccessDenied } from "../errors.js";
+import { decodeLegacySessionToken, findLegacySessionCookie, type LegacySessionCookie } from "./legacy-session.js";
 import { sessionAccountOf } from "./session-account.js";
 
-export function readSessionCookie(ctx: RequestContext): string | undefined {
-  return readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name);
+/**
+ * The Auth.js session cookie this request is to be signed in with: only when it carries none of
+ * ours and the configuration accepts them.
+ */
+export function legacySessionOf(rt: Runtime, ctx: RequestContext): LegacySessionCookie | undefined {
+  if (!rt.session.acceptAuthJsCookies || readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name) !== undefined) return undefined;
+  return findLegacySessionCookie(ctx.jar);
 }
 
-export function clearSessionCookies(ctx: RequestContext): SetCookie[] {
+/** The session cookie's value: ours, or else an Auth.js one the configuration accepts. */
+export function readSessionCookie(rt: Runtime, ctx: RequestContext): string | undefined {
+  return readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name) ?? legacySessionOf(rt, ctx)?.value;
+}
+
+/** Expires the session cookie, and an Auth.js one that stood in for it. */
+export function clearSessionCookies(rt: Runtime, ctx: RequestContext): SetCookie[] {
   const { name, options } = ctx.cookies.sessionToken;
-  return clearChunkedCookie(ctx.jar, name, options);
+  const legacy = legacySessionOf(rt, ctx);
+  return [...clearChunkedCookie(ctx.jar, name, options), ...(legacy ? clearLegacySessionCookie(ctx, legacy) : [])];
 }
 
+/** Expires an Auth.js session cookie (and its chunks), with our attributes but its name. */
+export function clearLegacySessionCookie(ctx: RequestContext, legacy: LegacySessionCookie): SetCookie[] {
+  const { options } = ctx.cookies.sessionToken;
+  return clearChunkedCookie(ctx.jar, legacy.name, { ...options, secure: options.secure || legacy.name.startsWith("__Secure-") });
+}
+
+/**
+ * Opens the JWT session token. One that came from an Auth.js cookie opens with Auth.js's key
+ * derivation and reports a secret index past our own, so the session flow re-issues it as ours.
+ */
 export async function decodeSessionToken(
   rt: Runtime,
   ctx: RequestContext,
   token: string,
 ): Promise<{ payload: JWT; secretIndex: number } | null> {
+  const legacy = legacySessionOf(rt, ctx);
+  if (legacy && legacy.value === token) {
+    const payload = await decodeLegacySessionToken(legacy, rt.secrets);
+    return payload ? { payload, secretIndex: rt.secrets.length } : null;
+  }
   return rt.jwt.decode({ token, secret: rt.secrets, salt: ctx.cookies.sessionToken.name });
 }
 

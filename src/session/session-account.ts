@@ -3,7 +3,7 @@
  * `account`) only what the library needs later — the tokens to refresh, the ID token to end the
  * provider's session — and in a database session record a reference to the stored account.
  */
-import { decodeJwt } from "jose";
+import { decodeBase64url } from "../jwt/base64url.js";
 import type { Runtime } from "../config/runtime.js";
 import type { Account, SessionAccount } from "../types.js";
 
@@ -13,8 +13,13 @@ export const REFRESHED_FIELDS = ["access_token", "refresh_token", "expires_at", 
 /** The OpenID Provider's session id: the `sid` claim of the sign-in's (already validated) ID token. */
 export function providerSessionId(account: Pick<Account, "id_token">): string | undefined {
   if (typeof account.id_token !== "string") return undefined;
+  // A signed JWT's claims, read without a JOSE library on the session path (issue 19).
+  const parts = account.id_token.split(".");
+  const payload = parts.length === 3 ? decodeBase64url(parts[1]!) : null;
+  if (!payload) return undefined;
   try {
-    const sid = decodeJwt(account.id_token).sid;
+    const claims: unknown = JSON.parse(new TextDecoder().decode(payload));
+    const sid = typeof claims === "object" && claims !== null ? (claims as { sid?: unknown }).sid : undefined;
     return typeof sid === "string" && sid.length > 0 ? sid : undefined;
   } catch {
     return undefined;

@@ -5,53 +5,28 @@
  * `update()`, and sign-out reaching the other tabs. The build runs once, before the first test
  * (skipped when `.next` is newer than every source it is made of).
  */
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildExample, startExample, type RunningExample } from "../../scripts/start-next.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e-next/", import.meta.url));
 const SESSION_COOKIE = "appauth.session-token";
 /** A cold `next build` on two busy cores, plus starting the app. */
 const SETUP_TIMEOUT = 420_000;
 
-const hasChromium = existsSync(CHROMIUM);
-const inCI = process.env.CI === "true";
-const MISSING = `Chromium is not installed at ${CHROMIUM}: the e2e tests of the Next.js example need it (apt-get install chromium).`;
-
-if (!hasChromium && !inCI) {
-  console.warn(`\n⚠️  SKIPPING the Next.js example e2e tests. ${MISSING}\n`);
-}
-
-if (!hasChromium && inCI) {
-  describe("the Next.js example e2e environment", () => {
-    it("has Chromium installed, because CI=true does not allow skipping the browser tests", () => {
-      expect.fail(MISSING);
-    });
-  });
-}
+const hasChromium = chromiumFor("the e2e tests of the Next.js example");
 
 interface ShownSession {
   user?: { name?: string | null; email?: string | null; image?: string | null; id?: string };
   expires?: string;
 }
 
-describe.runIf(hasChromium)("the Next.js example in Chromium", () => {
+describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, () => {
   let app: RunningExample;
   let browser: Browser;
   let context: BrowserContext;
@@ -162,6 +137,22 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", () => {
     expect(await (await page.request.get("/api/session-info")).json()).toEqual({ signedIn: true, session: server });
     await page.goto("/legacy");
     expect(await shown("#legacy-session")).toEqual(server);
+  });
+
+  it("wraps the session JSON inside its card on a phone-sized screen, with nothing scrolling sideways", async () => {
+    await signInAsDemo("/");
+    await page.setViewportSize({ width: 360, height: 780 });
+    const overflow = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth - window.innerWidth,
+      blocks: [...document.querySelectorAll("pre")]
+        .filter((pre) => {
+          const card = pre.closest(".card") ?? pre.parentElement!;
+          return pre.scrollWidth > pre.clientWidth || pre.getBoundingClientRect().right > card.getBoundingClientRect().right;
+        })
+        .map((pre) => pre.id),
+    }));
+    expect(overflow).toEqual({ page: 0, blocks: [] });
+    await page.screenshot({ path: join(ARTIFACTS, "home-signed-in-narrow.png"), fullPage: true });
   });
 
   it("shows a visitor the signed-out state on both sides", async () => {

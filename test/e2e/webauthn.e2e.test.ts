@@ -12,12 +12,12 @@
  * button test turns presence simulation off while the page loads (else autofill would sign in
  * first), and the autofill test proves the sign-in came from the conditional request.
  */
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request as PwRequest } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toNodeListener } from "../../demo/node-http.js";
 import { MemoryAdapter } from "../../src/adapters/memory/index.js";
@@ -26,41 +26,14 @@ import { Passkey } from "../../src/providers/webauthn.js";
 import type { AuthConfig } from "../../src/types.js";
 import { SECRET, recordingLogger } from "../helpers/config.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e/", import.meta.url));
 const SESSION_COOKIE = "appauth.session-token";
 const EMAIL = "grace@example.com";
 
-const hasChromium = existsSync(CHROMIUM);
-const inCI = process.env.CI === "true";
-const MISSING = `Chromium is not installed at ${CHROMIUM}: the passkey e2e tests need it (apt-get install chromium).`;
-
-if (!hasChromium && !inCI) {
-  console.warn(`\n${"!".repeat(78)}\n!! SKIPPING the passkey e2e tests. ${MISSING}\n${"!".repeat(78)}\n`);
-}
-
-if (!hasChromium && inCI) {
-  describe("the passkey e2e environment", () => {
-    it("has Chromium installed, because CI=true does not allow skipping the browser tests", () => {
-      expect.fail(MISSING);
-    });
-  });
-}
-
-/** CDP's credential ids are base64; the store keeps base64url. */
-const base64url = (base64: string): string => base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const hasChromium = chromiumFor("the passkey e2e tests");
 
 interface VirtualCredential {
+  /** Standard base64: the form the store keeps too. */
   credentialId: string;
   rpId: string;
   signCount: number;
@@ -169,7 +142,8 @@ class Visitor {
   }
 }
 
-describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator", () => {
+/** A passkey-only configuration on a fresh memory store, logging into a recorder. */
+function passkeyApp() {
   const adapter = MemoryAdapter();
   const logger = recordingLogger();
   const config: AuthConfig = {
@@ -181,6 +155,26 @@ describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator",
     providers: [Passkey()],
     logger,
   };
+  return { config, adapter, logger };
+}
+
+/** `Auth` under /auth and a plain page elsewhere, on http://localhost:<ephemeral port>. */
+async function serveApp(config: AuthConfig): Promise<{ server: Server; origin: string }> {
+  const server = createServer(
+    toNodeListener(async (request) => {
+      const { pathname } = new URL(request.url);
+      if (pathname.startsWith("/auth/")) return Auth(request, config);
+      return new Response(`<!doctype html><title>App</title><h1>App home: ${pathname}</h1>`, {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
+  return { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
+}
+
+describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator", BROWSER_SUITE, () => {
+  const { config, adapter, logger } = passkeyApp();
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -189,17 +183,7 @@ describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator",
   let page: Page;
 
   beforeAll(async () => {
-    server = createServer(
-      toNodeListener(async (request) => {
-        const { pathname } = new URL(request.url);
-        if (pathname.startsWith("/auth/")) return Auth(request, config);
-        return new Response(`<!doctype html><title>App</title><h1>App home: ${pathname}</h1>`, {
-          headers: { "content-type": "text/html; charset=utf-8" },
-        });
-      }),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
-    origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await serveApp(config));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     v = await Visitor.open(browser, origin);
     page = v.page;
@@ -257,7 +241,7 @@ describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator",
     expect(credential).toMatchObject({ rpId: "localhost", isResidentCredential: true, userName: EMAIL });
     const user = await adapter.getUserByEmail(EMAIL);
     const stored = await adapter.listAuthenticatorsByUserId(user!.id);
-    expect(stored.map((a) => a.credentialID)).toEqual([base64url(credential!.credentialId)]);
+    expect(stored.map((a) => a.credentialID)).toEqual([credential!.credentialId]);
     expect(stored[0]?.counter).toBe(credential!.signCount);
   });
 
@@ -285,7 +269,7 @@ describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator",
     ]);
     expect(v.posted.map((form) => form.get("action"))).toEqual(["authenticate"]);
     const [credential] = await v.virtualCredentials();
-    const stored = await adapter.getAuthenticator(base64url(credential!.credentialId));
+    const stored = await adapter.getAuthenticator(credential!.credentialId);
     expect(stored?.counter).toBe(credential!.signCount);
     expect(stored?.counter).toBeGreaterThan(1);
   });
@@ -352,6 +336,27 @@ describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator",
     }
   });
 
+  it("says why a passkey cannot be created for an address that already has an account, or is not one address", async () => {
+    await adapter.createUser({ id: crypto.randomUUID(), email: "taken@example.com", name: null, image: null, emailVerified: new Date() });
+    await v.presence(false);
+    try {
+      for (const [typed, said] of [
+        ["taken@example.com", "already has an account"],
+        // The field's own check (type=email) stops a list of addresses; a one-label domain gets through to ours.
+        ["ada@localhost", "not one plain email address"],
+      ] as const) {
+        await v.openSignIn("/taken");
+        await page.getByLabel("Email").fill(typed);
+        await page.getByRole("button", { name: "Create a passkey" }).click();
+        const alert = page.getByRole("alert");
+        await expect.poll(() => alert.innerText().catch(() => "")).toContain(said);
+        expect(v.calls.filter((c) => c.method === "create")).toEqual([]);
+      }
+    } finally {
+      await v.presence(true);
+    }
+  });
+
   it("works in a browser without the WebAuthn JSON helpers, through the script's base64url fallback", async () => {
     const old = await Visitor.open(browser, origin, { withoutJsonHelpers: true });
     try {
@@ -411,5 +416,85 @@ describe.runIf(hasChromium)("passkeys in Chromium with a virtual authenticator",
     // The refusals above happened in the browser (or as a 400 for the options), never as a failed callback.
     expect(v.pageErrors).toEqual([]);
     expect(logger.codes("error")).toEqual([]);
+  });
+});
+
+describe.runIf(hasChromium)("passkeys the server refuses, in Chromium", BROWSER_SUITE, () => {
+  const { config, adapter, logger } = passkeyApp();
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ server, origin } = await serveApp(config));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  /** The alert's text once it shows. */
+  async function alertText(page: Page): Promise<string> {
+    const alert = page.getByRole("alert");
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    return alert.innerText();
+  }
+
+  it("says an address with an account must sign in another way first, before the device makes a passkey", async () => {
+    await adapter.createUser({ id: "existing", email: "taken@example.com", emailVerified: null });
+    const v = await Visitor.open(browser, origin);
+    try {
+      await v.openSignIn("/never");
+      await v.page.getByLabel("Email for your passkey").fill("taken@example.com");
+      await v.page.getByRole("button", { name: "Create a passkey" }).click();
+
+      expect(await alertText(v.page)).toContain("This email already has an account. Sign in another way first, then add a passkey.");
+      // Refused with the options, before any challenge: the device was never asked to make one.
+      expect(v.calls.filter((call) => call.method === "create")).toEqual([]);
+      expect(await v.virtualCredentials()).toEqual([]);
+      expect(await adapter.listAuthenticatorsByUserId("existing")).toEqual([]);
+      expect(await v.session()).toBeNull();
+      expect(v.pageErrors).toEqual([]);
+    } finally {
+      await v.context.close();
+    }
+  });
+
+  it("says a passkey is not registered here, removes it from the device, and does not try again by itself", async () => {
+    const v = await Visitor.open(browser, origin);
+    try {
+      // A passkey the server knew once: registered, then its record deleted (an account cleanup).
+      await v.openSignIn("/registered");
+      await v.page.getByLabel("Email for your passkey").fill("forgotten@example.com");
+      await v.page.getByRole("button", { name: "Create a passkey" }).click();
+      await v.page.waitForURL(`${origin}/registered`);
+      const user = await adapter.getUserByEmail("forgotten@example.com");
+      await adapter.deleteUser!(user!.id);
+      await v.context.clearCookies();
+      expect(await v.virtualCredentials()).toHaveLength(1);
+
+      // Autofill answers at once with that passkey (the virtual authenticator approves by itself),
+      // which is what made the page retry in a loop: now the refusal ends it.
+      await v.openSignIn("/never");
+      await v.page.waitForURL((url) => url.searchParams.get("code") === "unknown_passkey");
+      expect(await alertText(v.page)).toContain("This passkey is not registered on this site.");
+      await expect.poll(() => v.page.locator("form[data-webauthn-options]").getAttribute("data-webauthn-signalled")).toBe("unknown");
+      expect(await v.virtualCredentials()).toEqual([]);
+      // One conditional request, one post: the page that reports the refusal starts no autofill of its own.
+      expect(v.calls).toEqual([{ method: "get", mediation: "conditional" }]);
+      expect(v.posted.map((form) => form.get("action"))).toEqual(["authenticate"]);
+      expect(await v.autofillState()).toBe("paused");
+      expect(await v.session()).toBeNull();
+      expect(v.pageErrors).toEqual([]);
+    } finally {
+      await v.context.close();
+    }
+  });
+
+  it("logged the refusals as warnings, no errors", () => {
+    expect(logger.codes("error")).toEqual([]);
+    expect(logger.codes("warn")).toEqual(expect.arrayContaining(["AccountNotLinked", "WebAuthnVerificationError"]));
   });
 });

@@ -30,6 +30,7 @@ import {
   type TestClient,
   type TestProvider,
 } from "./oidc-provider.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.js";
 
 interface Discovery {
   issuer: string;
@@ -545,17 +546,6 @@ describe("the test OP's sessions: a browser that keeps one, refresh, revocation,
   });
 });
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
 const hasChromium = existsSync(CHROMIUM);
 const MISSING = `Chromium is not installed at ${CHROMIUM}: the demo OP's browser test needs it (apt-get install chromium).`;

@@ -130,6 +130,12 @@ export interface TestProvider {
   /** The OP's signing keys as private JWKs (RS256 first, then ES256), so tests can forge or alter ID tokens. */
   signingKeys: SigningKey[];
   /**
+   * Rotates the OP's signing keys, as an OP does: from now on it signs with new keys (new `kid`s) and
+   * its JWKS lists only them. The OP restarts on the same issuer with the new keys; its sessions,
+   * grants and codes stay. `signingKeys` then holds the new keys.
+   */
+  rotateSigningKeys(): void;
+  /**
    * Drives the authorization request the RP sent the browser to (a full URL), logs `accountId` in
    * (default: the first account) and consents to what was asked, without a browser. Every call is a
    * fresh browser: no OP session is carried over. Returns the URL the OP redirects back to (the RP's
@@ -286,80 +292,86 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
   const { port } = server.address() as AddressInfo;
   const issuer = `http://${host}:${port}`;
 
-  const provider = new Provider(issuer, {
-    adapter: memoryAdapter(),
-    clients,
-    clientDefaults: { grant_types: ["authorization_code", "refresh_token"] },
-    findAccount(_ctx, sub): Account | undefined {
-      if (!accounts.has(sub)) return undefined;
-      // Read at claim time, not login time, so a test can change an account between two requests.
-      return { accountId: sub, claims: () => ({ sub, ...accounts.get(sub) }) };
-    },
-    claims: SCOPE_CLAIMS,
-    scopes: ["openid", "profile", "email", "offline_access"],
-    conformIdTokenClaims: features.claimsInIdToken === false,
-    cookies: { keys: ["appauth-test-op-cookie-key"], long: { sameSite: "lax" } },
-    jwks: { keys: signingKeys },
-    enabledJWA: { idTokenSigningAlgValues: ["RS256", "PS256", "ES256", "EdDSA", "HS256"] },
-    pkce: {
-      methods: ["S256"],
-      required: (_ctx, client) => features.pkceRequired === "always" || client.clientAuthMethod === "none",
-    },
-    features: {
-      devInteractions: { enabled: false },
-      userinfo: { enabled: true },
-      revocation: { enabled: true },
-      introspection: { enabled: true, allowedPolicy: () => true },
-      claimsParameter: { enabled: true },
-      rpInitiatedLogout: {
-        enabled: true,
-        logoutSource(ctx, form) {
-          ctx.type = "html";
-          ctx.body = `<!doctype html><title>Sign out</title>${form}<button form="op.logoutForm" name="logout" value="yes">Sign out</button>`;
-        },
-        postLogoutSuccessSource(ctx) {
-          ctx.type = "html";
-          ctx.body = "<!doctype html><title>Signed out</title><p>Signed out.</p>";
-        },
+  // Kept across a key rotation, which starts the OP afresh: sessions, grants and codes survive it.
+  const storage = memoryAdapter();
+  /** Starts (or, on rotation, restarts) the OP on the listening server, signing with `keys`. */
+  const serve = (keys: SigningKey[]): void => {
+    const provider = new Provider(issuer, {
+      adapter: storage,
+      clients,
+      clientDefaults: { grant_types: ["authorization_code", "refresh_token"] },
+      findAccount(_ctx, sub): Account | undefined {
+        if (!accounts.has(sub)) return undefined;
+        // Read at claim time, not login time, so a test can change an account between two requests.
+        return { accountId: sub, claims: () => ({ sub, ...accounts.get(sub) }) };
       },
-      backchannelLogout: { enabled: true },
-    },
-    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
-    rotateRefreshToken(ctx) {
-      const policy = features.rotateRefreshToken ?? "public";
-      return policy === "always" || (policy === "public" && ctx.oidc?.entities.Client?.clientAuthMethod === "none");
-    },
-    ttl: { ...DEFAULT_TTL, ...features.ttl },
-    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
-    renderError(ctx, out) {
-      ctx.type = "json";
-      ctx.body = out;
-    },
-  });
-  provider.on("server_error", (_ctx, error) => console.error("[test OP] server_error", error));
-  recordBackchannelLogouts(provider, backchannelDeliveries);
+      claims: SCOPE_CLAIMS,
+      scopes: ["openid", "profile", "email", "offline_access"],
+      conformIdTokenClaims: features.claimsInIdToken === false,
+      cookies: { keys: ["appauth-test-op-cookie-key"], long: { sameSite: "lax" } },
+      jwks: { keys },
+      enabledJWA: { idTokenSigningAlgValues: ["RS256", "PS256", "ES256", "EdDSA", "HS256"] },
+      pkce: {
+        methods: ["S256"],
+        required: (_ctx, client) => features.pkceRequired === "always" || client.clientAuthMethod === "none",
+      },
+      features: {
+        devInteractions: { enabled: false },
+        userinfo: { enabled: true },
+        revocation: { enabled: true },
+        introspection: { enabled: true, allowedPolicy: () => true },
+        claimsParameter: { enabled: true },
+        rpInitiatedLogout: {
+          enabled: true,
+          logoutSource(ctx, form) {
+            ctx.type = "html";
+            ctx.body = `<!doctype html><title>Sign out</title>${form}<button form="op.logoutForm" name="logout" value="yes">Sign out</button>`;
+          },
+          postLogoutSuccessSource(ctx) {
+            ctx.type = "html";
+            ctx.body = "<!doctype html><title>Signed out</title><p>Signed out.</p>";
+          },
+        },
+        backchannelLogout: { enabled: true },
+      },
+      issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
+      rotateRefreshToken(ctx) {
+        const policy = features.rotateRefreshToken ?? "public";
+        return policy === "always" || (policy === "public" && ctx.oidc?.entities.Client?.clientAuthMethod === "none");
+      },
+      ttl: { ...DEFAULT_TTL, ...features.ttl },
+      interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
+      renderError(ctx, out) {
+        ctx.type = "json";
+        ctx.body = out;
+      },
+    });
+    provider.on("server_error", (_ctx, error) => console.error("[test OP] server_error", error));
+    recordBackchannelLogouts(provider, backchannelDeliveries);
 
-  provider.use(async (ctx, next) => {
-    await next();
-    // The body is parsed by the token route itself, so the grant_type is only known afterwards.
-    if (ctx.method === "POST" && ctx.path === "/token") {
-      const grantType = ctx.oidc?.body?.grant_type;
-      const key = typeof grantType === "string" ? grantType : "(none)";
-      grants[key] = (grants[key] ?? 0) + 1;
-    }
-  });
+    provider.use(async (ctx, next) => {
+      await next();
+      // The body is parsed by the token route itself, so the grant_type is only known afterwards.
+      if (ctx.method === "POST" && ctx.path === "/token") {
+        const grantType = ctx.oidc?.body?.grant_type;
+        const key = typeof grantType === "string" ? grantType : "(none)";
+        grants[key] = (grants[key] ?? 0) + 1;
+      }
+    });
 
-  const opListener = provider.callback();
-  listener = (req, res) => {
-    if (req.url?.startsWith(INTERACTION_PATH)) {
-      handleInteraction(provider, accounts, req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(400, { "content-type": "text/plain" });
-        res.end(`interaction failed: ${error instanceof Error ? error.message : String(error)}`);
-      });
-    } else {
-      opListener(req, res);
-    }
+    const opListener = provider.callback();
+    listener = (req, res) => {
+      if (req.url?.startsWith(INTERACTION_PATH)) {
+        handleInteraction(provider, accounts, req, res).catch((error: unknown) => {
+          if (!res.headersSent) res.writeHead(400, { "content-type": "text/plain" });
+          res.end(`interaction failed: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      } else {
+        opListener(req, res);
+      }
+    };
   };
+  serve(signingKeys);
 
   const accountFor = (accountId = accounts.keys().next().value): string => {
     if (accountId === undefined || !accounts.has(accountId)) {
@@ -381,6 +393,10 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
     issuer,
     clients,
     signingKeys,
+    rotateSigningKeys: () => {
+      signingKeys.splice(0, signingKeys.length, ...generateSigningKeys());
+      serve(signingKeys);
+    },
     grants,
     accounts,
     backchannelDeliveries,

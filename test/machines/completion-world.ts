@@ -69,6 +69,7 @@ export type AdapterEffect =
   | "findUserByAccount"
   | "findUserByEmail"
   | "linkAccount"
+  | "removeUnverifiedUser"
   | "createUserWithAccount"
   | "markEmailVerified"
   | "updateAccountTokens"
@@ -151,6 +152,7 @@ export function completionIn(world: World) {
       }),
       findUserByEmail: answer("findUserByEmail", () => world.emailOwner),
       linkAccount: answer("linkAccount", ({ userId }: { userId: string; account: Account }) => personWithId(userId)),
+      removeUnverifiedUser: answer("removeUnverifiedUser", (_: { userId: string }): void => undefined),
       createUserWithAccount: answer(
         "createUserWithAccount",
         ({ user, emailVerified }: { user: User; account: Account; emailVerified: boolean }) => newUserFrom(user, emailVerified),

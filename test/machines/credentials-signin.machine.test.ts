@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { credentialsSignInMachine, signInCompletionMachine, type CredentialsSignInInput } from "../../machines/index.js";
+import {
+  credentialsSignInMachine,
+  signInCompletionMachine,
+  type CredentialsSignInInput,
+  type LimitVerdict,
+} from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { AccessDenied, CredentialsSignin } from "../../src/errors.js";
 import type { AdapterUser, User } from "../../src/types.js";
@@ -23,12 +28,15 @@ const input: CredentialsSignInInput = {
  * about. The completion's account effects must never run for credentials: their fakes say so.
  */
 function fakes(overrides: {
+  checkAttempt?: (input: unknown) => Promise<LimitVerdict>;
   authorize?: () => Promise<User | null>;
   signInCallback?: (input: unknown) => Promise<boolean | string>;
   issueSession?: (input: unknown) => Promise<SetCookie[]>;
   resolveRedirect?: (input: unknown) => Promise<string>;
 } = {}) {
   const effects = {
+    checkAttempt: vi.fn(overrides.checkAttempt ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
+    clearFailures: vi.fn(async (_: unknown) => undefined),
     authorize: vi.fn(overrides.authorize ?? (async () => ada)),
     signInCallback: vi.fn(overrides.signInCallback ?? (async (_: unknown) => true)),
     issueSession: vi.fn(overrides.issueSession ?? (async (_: unknown) => cookies)),
@@ -49,6 +57,8 @@ function fakes(overrides: {
   });
   const machine = credentialsSignInMachine.provide({
     actors: {
+      checkAttempt: fromPromise(({ input: given }) => effects.checkAttempt(given)),
+      clearFailures: fromPromise(({ input: given }) => effects.clearFailures(given)),
       authorize: fromPromise(() => effects.authorize()),
       completeSignIn,
       resolveRedirect: fromPromise(({ input: given }) => effects.resolveRedirect(given)),
@@ -176,6 +186,37 @@ describe("credentials sign-in machine", () => {
   it("an effect left unprovided refuses the sign-in, naming the effect", async () => {
     const { output } = await runToEnd(credentialsSignInMachine, input);
     expect(output.outcome).toBe("refused");
-    if (output.outcome === "refused") expect(String(output.failure.error)).toMatch(/"authorize" was not provided/);
+    if (output.outcome === "refused") expect(String(output.failure.error)).toMatch(/"checkAttempt" was not provided/);
+  });
+
+  it("an attempt past a limit is refused as RateLimited before authorize runs, announced once", async () => {
+    const verdict: LimitVerdict = { allowed: false, retryAfter: 600, counts: { perClient: 6 }, scope: "credentials", limit: "perClient" };
+    const { machine, effects } = fakes({ checkAttempt: async () => verdict });
+    const { value, output, emitted } = await runToEnd(machine, input);
+    expect(value).toBe("limited");
+    expect(output).toEqual({ outcome: "refused", failure: { error: verdict, as: "RateLimited" } });
+    expect(effects.authorize).not.toHaveBeenCalled();
+    expect(effects.clearFailures).not.toHaveBeenCalled();
+    expect(emitted).toEqual([{ type: "rateLimited", providerId: "password", scope: "credentials", limit: "perClient", retryAfter: 600 }]);
+  });
+
+  it("the limiter is asked with the attempt's fields and request, and a success clears the failures", async () => {
+    const { machine, effects } = fakes();
+    expect((await runToEnd(machine, input)).value).toBe("signedIn");
+    const asked = { providerId: "password", credentials: input.credentials, req: input.req };
+    expect(effects.checkAttempt).toHaveBeenCalledWith(asked);
+    expect(effects.clearFailures).toHaveBeenCalledWith(asked);
+  });
+
+  it("a wrong password clears nothing, and a limiter that cannot be reached refuses without authorize (fails closed)", async () => {
+    const wrong = fakes({ authorize: async () => null });
+    await runToEnd(wrong.machine, input);
+    expect(wrong.effects.clearFailures).not.toHaveBeenCalled();
+    const down = new Error("store down");
+    const closed = fakes({ checkAttempt: () => Promise.reject(down) });
+    const { value, output } = await runToEnd(closed.machine, input);
+    expect(value).toBe("refused");
+    expect(output).toEqual({ outcome: "refused", failure: { error: down } });
+    expect(closed.effects.authorize).not.toHaveBeenCalled();
   });
 });

@@ -3,6 +3,7 @@ import {
   credentialsSignInMachine as machine,
   type CredentialsSignInInput,
   type FlowFailure,
+  type LimitVerdict,
   type SignInCompletionInput,
   type SignInCompletionOutput,
 } from "../../machines/index.js";
@@ -32,8 +33,18 @@ const sessionNotIssued: FlowFailure = { error: new Error("issueSession: the secr
 const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 
+const allowed: LimitVerdict = { allowed: true, retryAfter: 0, counts: { perClient: 1, perIdentifier: 1 }, scope: "credentials" };
+const tooMany: LimitVerdict = { allowed: false, retryAfter: 840, counts: { perClient: 6, perIdentifier: 6 }, scope: "credentials", limit: "perClient" };
+const limiterDown = new Error("checkAttempt: the rate-limit store is unreachable");
+
 // The completion is a child machine: the parent only sees how it ends, so its endings are the outcomes.
 const outcomes = {
+  checkAttempt: [
+    returns("allows the attempt", () => allowed),
+    returns("refuses the attempt (too many)", () => tooMany),
+    throws("throws (store unreachable)", limiterDown),
+  ],
+  clearFailures: [returns("clears the failures", () => undefined), throws("throws", new Error("clearFailures: store down"))],
   authorize: [
     returns("returns a user", () => ada),
     returns("returns null", () => null),
@@ -75,6 +86,7 @@ const outcomeOfFinalState: Record<string, string> = {
   diverted: "diverted",
   refused: "refused",
   failed: "refused",
+  limited: "refused",
 };
 
 /** The failure a refusal reports, read from the outcome that ended the path. */
@@ -82,6 +94,7 @@ function expectedFailure(path: EffectPath<typeof machine>): FlowFailure {
   const last = path.steps.at(-1)!;
   if ("error" in last.ending) return { error: last.ending.error };
   if (last.effect === "authorize") return { error: undefined, as: "CredentialsSignin" };
+  if (last.effect === "checkAttempt") return { error: last.ending.output, as: "RateLimited" };
   // The completion's own refusal, as it reported it.
   return (last.ending.output as { failure: FlowFailure }).failure;
 }
@@ -131,6 +144,17 @@ describe("credentials sign-in: paths generated from the machine", () => {
       }
       if (output.outcome === "diverted") expect(output.redirectTo).toBe("/onboarding");
       if (output.outcome === "refused") expect(output.failure).toEqual(expectedFailure(path));
+      // Past a limit, authorize is never called, and the refusal is announced once.
+      const refusedByLimit = finalState === "limited";
+      expect(played.invoked.some((call) => call.effect === "authorize")).toBe(
+        path.steps[0]!.effect === "checkAttempt" && "output" in path.steps[0]!.ending && (path.steps[0]!.ending.output as LimitVerdict).allowed,
+      );
+      expect(played.emitted.filter((event) => event.type === "rateLimited")).toEqual(
+        refusedByLimit ? [{ type: "rateLimited", providerId: "password", scope: "credentials", limit: "perClient", retryAfter: 840 }] : [],
+      );
+      // Failures are cleared only after authorize returned a user.
+      const cleared = played.invoked.findIndex((call) => call.effect === "clearFailures");
+      if (cleared >= 0) expect(played.invoked[cleared - 1]?.effect).toBe("authorize");
 
       if (!announcedBeforeRedirect(path)) await expectSignInAnnouncedOnlyWhenSignedIn(path);
     });

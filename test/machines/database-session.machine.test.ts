@@ -168,7 +168,7 @@ describe("database session machine", () => {
     expect(value).toBe("active");
     expect(effects.loadSession).toHaveBeenCalledOnce();
     expect(effects.extendSession).not.toHaveBeenCalled();
-    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: record.expires.toISOString() });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, sessionToken: record.sessionToken, expires: record.expires.toISOString() });
     expect(output).toEqual({ outcome: "active", session: { user: { name: "Ada" }, expires: record.expires.toISOString() }, cookies: [] });
   });
 
@@ -177,7 +177,7 @@ describe("database session machine", () => {
     const { output } = await runToEnd(machine, { ...read, updateAge: 0 });
     const pushed = new Date(now + maxAge * second).toISOString();
     expect(effects.extendSession).toHaveBeenCalledExactlyOnceWith({ session: record, expires: now + maxAge * second, req: read.req });
-    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: pushed });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, sessionToken: record.sessionToken, expires: pushed });
     expect(output).toEqual({ outcome: "active", session: { user: { name: "Ada" }, expires: pushed }, cookies: written });
   });
 
@@ -209,6 +209,7 @@ describe("database session machine", () => {
     expect(effects.extendSession).not.toHaveBeenCalled();
     expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({
       user: ada,
+      sessionToken: record.sessionToken,
       expires: record.expires.toISOString(),
       trigger: "update",
       newSession: { name: "Grace" },
@@ -291,7 +292,7 @@ describe("database session machine: the signed-in account's access token", () =>
     const { value, output } = await runToEnd(machine, { ...read, refresh });
     expect(value).toBe("active");
     expect(effects.refreshAccount).toHaveBeenCalledExactlyOnceWith({ provider: "oidc", providerAccountId: "ada", userId: ada.id, now });
-    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: viaOidc.expires.toISOString(), account });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, sessionToken: record.sessionToken, expires: viaOidc.expires.toISOString(), account });
     // A refresh writes to the account, not to the session: no cookie.
     expect(output).toMatchObject({ outcome: "active", cookies: [] });
   });
@@ -310,6 +311,7 @@ describe("database session machine: the signed-in account's access token", () =>
     await runToEnd(shaped.machine, { ...read, refresh });
     expect(shaped.effects.sessionCallback).toHaveBeenCalledWith({
       user: ada,
+      sessionToken: record.sessionToken,
       expires: viaOidc.expires.toISOString(),
       account: refusedAccount,
       error: "RefreshTokenError",
@@ -340,7 +342,7 @@ describe("database session machine: the signed-in account's access token", () =>
   it("an account unlinked since is neither shown nor an error", async () => {
     const { machine, effects } = fakes({ load: loadsOidc, refresh: async () => ({ account: null }) });
     await runToEnd(machine, { ...read, refresh });
-    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: viaOidc.expires.toISOString() });
+    expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, sessionToken: record.sessionToken, expires: viaOidc.expires.toISOString() });
   });
 
   it("runs no refresh for a session without a recorded account, or of a provider whose tokens are not refreshed", async () => {
@@ -355,7 +357,7 @@ describe("database session machine: the signed-in account's access token", () =>
       const { machine, effects } = fakes({ load: async () => ({ session, user: ada }), refresh: async () => ({ account }) });
       const { output } = await runToEnd(machine, { ...read, ...(settings ? { refresh: settings } : {}) });
       expect(effects.refreshAccount, name).not.toHaveBeenCalled();
-      expect(effects.sessionCallback, name).toHaveBeenCalledExactlyOnceWith({ user: ada, expires: session.expires.toISOString() });
+      expect(effects.sessionCallback, name).toHaveBeenCalledExactlyOnceWith({ user: ada, sessionToken: record.sessionToken, expires: session.expires.toISOString() });
       expect(output, name).toMatchObject({ outcome: "active" });
     }
   });

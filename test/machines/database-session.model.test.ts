@@ -193,6 +193,7 @@ describe("database session: paths generated from the machine", () => {
       if (shaped) {
         expect(shaped.input).toEqual({
           user: ada,
+          sessionToken: loaded!.session.sessionToken,
           expires,
           ...(input.update ? { trigger: "update", newSession: input.update.data } : {}),
           ...(account ? { account } : {}),

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { emailMachine, type EmailContext, type EmailInput } from "../../machines/index.js";
+import { emailMachine, type EmailContext, type EmailInput, type LimitVerdict } from "../../machines/index.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
-import { completionIn, grace, hedy, lin, markedVerified, newUserFrom, sessionCookies, type World } from "./completion-world.js";
+import { completionIn, grace, hedy, lin, newUserFrom, sessionCookies, type World } from "./completion-world.js";
 import { emailLink, requestContext } from "./fixtures.js";
 import { runActor } from "./run-actor.js";
 
@@ -18,6 +18,7 @@ const account = { provider: "email", providerAccountId: address, type: "email" a
 const nobodyKnown: World = { accountOwner: null, emailOwner: null, signIn: { returns: true } };
 
 interface Effects {
+  checkSendLimit: (input: unknown) => Promise<LimitVerdict>;
   normalizeIdentifier: (input: { providerId: string; email: string }) => Promise<string>;
   checkVerificationRequest: (input: { providerId: string; identifier: string }) => Promise<boolean | string>;
   createToken: (input: { providerId: string; identifier: string }) => Promise<{ token: string; expires: string }>;
@@ -34,6 +35,7 @@ interface Effects {
 function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
   const completion = completionIn(world);
   const effects = {
+    checkSendLimit: vi.fn(overrides.checkSendLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
     normalizeIdentifier: vi.fn(overrides.normalizeIdentifier ?? (async ({ email }) => email.trim().toLowerCase())),
     checkVerificationRequest: vi.fn(overrides.checkVerificationRequest ?? (async () => true)),
     createToken: vi.fn(overrides.createToken ?? (async () => ({ token, expires }))),
@@ -47,6 +49,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
   };
   const machine = emailMachine.provide({
     actors: {
+      checkSendLimit: fromPromise(({ input }) => effects.checkSendLimit(input)),
       normalizeIdentifier: fromPromise(({ input }) => effects.normalizeIdentifier(input)),
       checkVerificationRequest: fromPromise(({ input }) => effects.checkVerificationRequest(input)),
       createToken: fromPromise(({ input }) => effects.createToken(input)),
@@ -183,15 +186,26 @@ describe("email machine", () => {
     ]);
   });
 
-  it("a link to an address Lin has but never verified signs her in, linking the address and marking it verified", async () => {
+  it("a link to an address Lin has but never verified replaces her: she is removed and the prover signs in as a new user", async () => {
     const { machine, completion } = fakes({ ...nobodyKnown, emailOwner: lin });
     const { output, emitted } = await follow(machine);
-    expect(output).toEqual({ outcome: "signedIn", redirectTo: followed.callbackUrl, cookies: sessionCookies });
-    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "linkAccount", "markEmailVerified", "issueSession"]);
-    expect(completion.inputOf("linkAccount")).toEqual({ userId: lin.id, account });
+    // A new user: welcomed first, like any first sign-in.
+    expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/welcome", cookies: sessionCookies });
+    expect(completion.ran()).toEqual([
+      "findUserByAccount",
+      "signInCallback",
+      "findUserByEmail",
+      "removeUnverifiedUser",
+      "createUserWithAccount",
+      "issueSession",
+    ]);
+    expect(completion.inputOf("removeUnverifiedUser")).toEqual({ userId: lin.id });
+    const created = newUserFrom({ email: address }, true);
     expect(emitted).toEqual([
-      { type: "linkAccount", user: lin, account, profile: { email: address } },
-      { type: "signIn", user: markedVerified(lin.id), account, isNewUser: false },
+      { type: "unverifiedUserReplaced", previousUser: lin, user: created, account },
+      { type: "createUser", user: created },
+      { type: "linkAccount", user: created, account, profile: { email: address } },
+      { type: "signIn", user: created, account, isNewUser: true },
     ]);
   });
 

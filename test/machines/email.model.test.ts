@@ -4,6 +4,7 @@ import {
   type EmailContext,
   type EmailInput,
   type FlowFailure,
+  type LimitVerdict,
   type SignInCompletionInput,
   type SignInCompletionOutput,
 } from "../../machines/index.js";
@@ -38,9 +39,18 @@ const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 const accessDenied: FlowFailure = { error: undefined, as: "AccessDenied" };
 
+const sendAllowed: LimitVerdict = { allowed: true, retryAfter: 0, counts: { perEmail: 1, perClient: 1 }, scope: "email" };
+const tooManyMails: LimitVerdict = { allowed: false, retryAfter: 900, counts: { perEmail: 4, perClient: 4 }, scope: "email", limit: "perEmail" };
+const limiterDown = new Error("checkSendLimit: the rate-limit store is unreachable");
+
 /** The first request: from the address typed in the form to the mailed link. */
 const requestOutcomes = {
   normalizeIdentifier: [returns("normalises the address", normalise), throws("throws", invalidAddress)],
+  checkSendLimit: [
+    returns("allows a mail", () => sendAllowed),
+    returns("refuses (too many mails)", () => tooManyMails),
+    throws("throws (store unreachable)", limiterDown),
+  ],
   checkVerificationRequest: [
     returns("returns true", () => true),
     returns("returns false", () => false),
@@ -151,6 +161,7 @@ describe("email: paths generated from the machine", () => {
       expect(resting.map((path) => path.steps.map((s) => `${s.effect} ${s.outcome.label}`))).toEqual([
         [
           "normalizeIdentifier normalises the address",
+          "checkSendLimit allows a mail",
           "checkVerificationRequest returns true",
           "createToken stores a token",
           "sendLink mails the link",
@@ -162,6 +173,8 @@ describe("email: paths generated from the machine", () => {
       expect(refusals(requestPaths)).toEqual(
         new Set([
           "normalizeIdentifier throws → EmailSignInError",
+          "checkSendLimit refuses (too many mails) → RateLimited",
+          "checkSendLimit throws (store unreachable) → undefined",
           "checkVerificationRequest returns false → AccessDenied",
           'checkVerificationRequest returns "" → AccessDenied',
           "checkVerificationRequest throws → AccessDenied",
@@ -178,7 +191,21 @@ describe("email: paths generated from the machine", () => {
         expectPlayedAsPredicted(path, played);
         const { input } = path;
         const identifier = normalise(input);
-        expect(played.emitted).toEqual([]);
+        // Past a limit nothing is judged, stored or sent, and the refusal is announced once; so is a limiter that cannot count.
+        const limit = stepOf(path, "checkSendLimit")?.ending;
+        const limited = limit !== undefined && "output" in limit && !(limit.output as LimitVerdict).allowed;
+        expect(played.emitted).toEqual(
+          limited ? [{ type: "rateLimited", providerId: "email", scope: "email", limit: "perEmail", retryAfter: 900 }] : [],
+        );
+        if (limit && !("output" in limit && (limit.output as LimitVerdict).allowed)) {
+          expect(played.invoked.map((call) => call.effect)).toEqual(["normalizeIdentifier", "checkSendLimit"]);
+          expect(played.output).toEqual({
+            outcome: "refused",
+            failure: limited ? { error: tooManyMails, as: "RateLimited" } : { error: limiterDown },
+          });
+        }
+        const asked = inputOf(played, "checkSendLimit");
+        if (asked) expect(asked).toEqual({ providerId: "email", identifier, req: input.req });
         expect(inputOf(played, "normalizeIdentifier")).toEqual({ providerId: "email", email: input.email });
 
         // Only the normalised address is judged, stored and mailed to.

@@ -7,6 +7,8 @@ import type { EmailContext, EmailInput, emailMachine, OAuthContext, OAuthInput, 
 import { defaultCookies } from "../../src/cookies.js";
 import type { AuthAction, RequestContext } from "../../src/request-context.js";
 import type { Resumption } from "./run-actor.js";
+import type { LimitVerdict } from "../../machines/index.js";
+import { returns, throws } from "./effect-paths.js";
 
 export function requestContext(action: AuthAction, method: "GET" | "POST" = "POST"): RequestContext {
   const origin = "https://app.example";
@@ -94,3 +96,12 @@ export function webauthnCredential(
   };
   return { value: "awaitingCredential", context, event: { type: "credential.received", ...posted, req: input.req } };
 }
+
+/** The request ceiling's outcomes, for the machines that count it first (OAuth start, passkey options). */
+export const tooManyRequests: LimitVerdict = { allowed: false, retryAfter: 7, counts: { requests: 101 }, scope: "requests", limit: "requests" };
+export const limiterDown = new Error("checkRequestLimit: the rate-limit store failed");
+export const requestLimitOutcomes = [
+  returns("allows the request", (): LimitVerdict => ({ allowed: true, retryAfter: 0, counts: { requests: 1 }, scope: "requests" })),
+  returns("refuses (too many requests)", () => tooManyRequests),
+  throws("throws", limiterDown),
+];

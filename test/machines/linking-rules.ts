@@ -15,8 +15,12 @@
  * (a known account, or one just linked) whose stored address is the proved one and nobody had verified marks it verified; a user
  * it creates is created verified or not as the sign-in says, and is not marked. (g) A returning person's
  * OAuth/OIDC account (known, and theirs) is given this sign-in's tokens when the adapter can update
- * accounts; a new or newly linked account is written with them already. A session is issued last; an
- * adapter or session effect that throws fails the sign-in with its error.
+ * accounts; a new or newly linked account is written with them already. (h) No pre-hijacked accounts:
+ * when the sign-in proves the address of a user nobody verified (an email link; or the provider opted
+ * in to email linking and asserts the address verified), that user is removed, with all attached to it,
+ * and the prover gets a new user, created verified; linking onto them or refusing both give the
+ * squatter's credentials a way in or keep the owner out. A session is issued last; an adapter or session
+ * effect that throws fails the sign-in with its error.
  */
 import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
 import type { AdapterUser, User } from "../../src/types.js";
@@ -85,10 +89,11 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     user = to;
     events.push({ type: "linkAccount", user: to, account: input.account, profile: input.user });
   };
-  const create = () => {
+  const create = (replacing?: AdapterUser) => {
     const created = newUserFrom(input.user, input.emailVerified);
     user = created;
     isNewUser = true;
+    if (replacing) events.push({ type: "unverifiedUserReplaced", previousUser: replacing, user: created, account: input.account });
     events.push({ type: "createUser", user: created });
     events.push({ type: "linkAccount", user: created, account: input.account, profile: input.user });
   };
@@ -109,7 +114,13 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     } else if (typeof setting.email === "string" && setting.email !== "") {
       if (fails("findUserByEmail")) return failed();
       const emailOwner = world.emailOwner;
-      if (emailOwner) {
+      // (h) The address is proven here: a followed link, or an opted-in provider that asserts it verified.
+      const proves = setting.provider === "email" || (setting.allowDangerousEmailAccountLinking && setting.emailVerified);
+      if (emailOwner && emailOwner.emailVerified === null && proves) {
+        if (fails("removeUnverifiedUser")) return failed();
+        if (fails("createUserWithAccount")) return failed();
+        create(emailOwner);
+      } else if (emailOwner) {
         // (c) A followed link vouches for the address by itself; otherwise all three must.
         const vouched =
           setting.provider === "email" ||
@@ -127,9 +138,11 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
       if (fails("createUserWithAccount")) return failed();
       create();
     }
-    // (f) The link proved the address of the stored user it signs in, if nobody had before — and only
-    // when that user's address is the one proved (a user whose stored address changed is not marked).
-    if (setting.provider === "email" && signsInStored?.emailVerified === null && signsInStored.email === input.user.email) {
+    // (f) The link (or a provider asserting the address verified) proved the address of the stored
+    // user it signs in, if nobody had before — and only when that user's address is the one proved
+    // (a user whose stored address changed is not marked).
+    const proves = setting.provider === "email" || (setting.provider === "oauth" && setting.emailVerified === true);
+    if (proves && signsInStored?.emailVerified === null && signsInStored.email === input.user.email) {
       if (fails("markEmailVerified")) return failed();
       user = markedVerified(signsInStored.id);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { oauthMachine, type OAuthContext, type OAuthInput, type RestoredChecks } from "../../machines/index.js";
+import { oauthMachine, type OAuthContext, type OAuthInput, type RestoredChecks, type LimitVerdict } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { AccessDenied, OAuthProfileParseError } from "../../src/errors.js";
 import type { Account, Profile, User } from "../../src/types.js";
@@ -39,6 +39,7 @@ const callbackReq = requestContext("callback", "GET");
 const nobodyKnown: World = { accountOwner: null, emailOwner: null, signIn: { returns: true } };
 
 interface Effects {
+  checkRequestLimit: (input: unknown) => Promise<LimitVerdict>;
   discoverEndpoints: (input: unknown) => Promise<void>;
   createAuthorizationRequest: (input: unknown) => Promise<{ url: string; cookies: SetCookie[] }>;
   restoreChecks: (input: unknown) => Promise<{ checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string }>;
@@ -56,6 +57,7 @@ interface Effects {
 function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
   const completion = completionIn(world);
   const effects = {
+    checkRequestLimit: vi.fn(overrides.checkRequestLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
     discoverEndpoints: vi.fn(overrides.discoverEndpoints ?? (async () => undefined)),
     createAuthorizationRequest: vi.fn(overrides.createAuthorizationRequest ?? (async () => ({ url: authorizationUrl, cookies: flowCookies }))),
     restoreChecks: vi.fn(overrides.restoreChecks ?? (async () => ({ checks, clearCookies }))),
@@ -70,6 +72,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
   };
   const machine = oauthMachine.provide({
     actors: {
+      checkRequestLimit: fromPromise(({ input }) => effects.checkRequestLimit(input)),
       discoverEndpoints: fromPromise(({ input }) => effects.discoverEndpoints(input)),
       createAuthorizationRequest: fromPromise(({ input }) => effects.createAuthorizationRequest(input)),
       restoreChecks: fromPromise(({ input }) => effects.restoreChecks(input)),

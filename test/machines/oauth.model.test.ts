@@ -20,7 +20,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { oauthCallback, requestContext } from "./fixtures.js";
+import { oauthCallback, requestContext, requestLimitOutcomes, tooManyRequests } from "./fixtures.js";
 
 type Path = EffectPath<typeof machine>;
 
@@ -60,8 +60,10 @@ const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 const notLinked: FlowFailure = { error: undefined, as: "OAuthAccountNotLinked" };
 
+
 /** The first request: from the sign-in button to the redirect to the provider. */
 const redirectOutcomes = {
+  checkRequestLimit: requestLimitOutcomes,
   discoverEndpoints: [returns("finds the endpoints", () => undefined), throws("throws", discoveryFailed)],
   createAuthorizationRequest: [
     returns("makes the request", () => ({ url: authorizationUrl, cookies: flowCookies })),
@@ -170,14 +172,25 @@ describe("OAuth: paths generated from the machine", () => {
 
   describe("the first request", () => {
     it("rests in awaitingCallback on one path, and fails on the others", () => {
-      expect(redirectPaths.map((path) => path.finalState).sort()).toEqual(["oauth.awaitingCallback", "oauth.failed", "oauth.failed"]);
+      expect(redirectPaths.map((path) => path.finalState).sort()).toEqual([
+        "oauth.awaitingCallback",
+        "oauth.failed",
+        "oauth.failed",
+        "oauth.failed",
+        "oauth.limited",
+      ]);
     });
 
     for (const path of redirectPaths) {
       it(path.name, async () => {
         const played = await playBack(machine, path);
         expectPlayedAsPredicted(path, played);
-        expect(played.emitted).toEqual([]);
+        const limited = played.value === "limited";
+        expect(played.emitted).toEqual(
+          limited ? [{ type: "rateLimited", providerId: "github", scope: "requests", limit: "requests", retryAfter: 7 }] : [],
+        );
+        // Past the ceiling, nothing is discovered or requested.
+        if (limited) expect(played.invoked.map((call) => call.effect)).toEqual(["checkRequestLimit"]);
         const requested = played.invoked.find((call) => call.effect === "createAuthorizationRequest");
         if (requested) {
           expect(requested.input).toEqual({
@@ -196,8 +209,9 @@ describe("OAuth: paths generated from the machine", () => {
           expect(context.flowCookies).toBe(flowCookies);
         } else {
           // Refused before any redirect: the effect's error as it is, and no cookies to set.
-          const thrown = (path.steps.at(-1)!.ending as { error: unknown }).error;
-          expect(played.output).toEqual({ outcome: "refused", failure: { error: thrown }, cookies: [] });
+          const ending = path.steps.at(-1)!.ending;
+          const failure = limited ? { error: tooManyRequests, as: "RateLimited" } : { error: (ending as { error: unknown }).error };
+          expect(played.output).toEqual({ outcome: "refused", failure, cookies: [] });
         }
       });
     }

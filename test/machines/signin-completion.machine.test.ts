@@ -160,10 +160,15 @@ describe("sign-in completion machine", () => {
           const setting = { ...github, allowDangerousEmailAccountLinking, emailVerified };
           const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner });
           const linked = allowDangerousEmailAccountLinking && emailOwner === grace && emailVerified;
+          // The same provider proving Hedy's unverified address replaces her instead (see below).
+          const replaced = allowDangerousEmailAccountLinking && emailOwner === hedy && emailVerified;
           const said = `allow=${allowDangerousEmailAccountLinking} stored=${String(emailOwner.emailVerified)} asserted=${emailVerified}`;
-          expect(value, said).toBe(linked ? "signedIn" : "notLinked");
+          expect(value, said).toBe(linked || replaced ? "signedIn" : "notLinked");
           expect(inputOf("findUserByEmail"), said).toEqual({ email: "ada.l@example.com" });
-          if (linked) {
+          if (replaced) {
+            expect(ran, said).toContain("removeUnverifiedUser");
+            expect(ran, said).not.toContain("linkAccount");
+          } else if (linked) {
             expect(inputOf("linkAccount")).toMatchObject({ userId: grace.id });
             expect(ran, said).not.toContain("markEmailVerified");
             expect(output).toMatchObject({ outcome: "signedIn", user: grace, isNewUser: false });
@@ -193,37 +198,69 @@ describe("sign-in completion machine", () => {
     ]);
   });
 
-  it("an email link whose address a stored user has signs in as them whatever the provider's flags, marking the address verified if it was not", async () => {
+  it("an email link whose address a verified user has signs in as them whatever the provider's flags", async () => {
     for (const allowDangerousEmailAccountLinking of [true, false]) {
       for (const emailVerified of [true, false]) {
-        for (const emailOwner of [grace, hedy]) {
-          const setting = { ...emailLink, allowDangerousEmailAccountLinking, emailVerified };
-          const input = completionInput(setting);
-          const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner });
-          const said = `allow=${allowDangerousEmailAccountLinking} asserted=${emailVerified} stored=${emailOwner.name}`;
-          const signedInAs = emailOwner === hedy ? markedVerified(hedy.id) : grace;
-          expect(value, said).toBe("signedIn");
-          expect(inputOf("findUserByEmail"), said).toEqual({ email: "hedy@example.com" });
-          expect(inputOf("linkAccount"), said).toEqual({ userId: emailOwner.id, account: input.account });
-          expect(ran, said).toEqual([
-            "findUserByAccount",
-            "signInCallback",
-            "findUserByEmail",
-            "linkAccount",
-            ...(emailOwner === hedy ? ["markEmailVerified"] : []),
-            "issueSession",
-          ]);
-          if (emailOwner === hedy) expect(inputOf("markEmailVerified"), said).toEqual({ userId: hedy.id });
-          // The session and the signIn event see the user as the address now stands; linkAccount saw them before.
-          expect(inputOf("issueSession"), said).toMatchObject({ user: signedInAs, isNewUser: false });
-          expect(output, said).toMatchObject({ outcome: "signedIn", user: signedInAs, isNewUser: false });
-          expect(output.events, said).toEqual([
-            { type: "linkAccount", user: emailOwner, account: input.account, profile: input.user },
-            { type: "signIn", user: signedInAs, account: input.account, isNewUser: false },
-          ]);
-        }
+        const setting = { ...emailLink, allowDangerousEmailAccountLinking, emailVerified };
+        const input = completionInput(setting);
+        const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner: grace });
+        const said = `allow=${allowDangerousEmailAccountLinking} asserted=${emailVerified}`;
+        expect(value, said).toBe("signedIn");
+        expect(inputOf("findUserByEmail"), said).toEqual({ email: "hedy@example.com" });
+        expect(inputOf("linkAccount"), said).toEqual({ userId: grace.id, account: input.account });
+        expect(ran, said).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "linkAccount", "issueSession"]);
+        expect(inputOf("issueSession"), said).toMatchObject({ user: grace, isNewUser: false });
+        expect(output, said).toMatchObject({ outcome: "signedIn", user: grace, isNewUser: false });
+        expect(output.events, said).toEqual([
+          { type: "linkAccount", user: grace, account: input.account, profile: input.user },
+          { type: "signIn", user: grace, account: input.account, isNewUser: false },
+        ]);
       }
     }
+  });
+
+  it("an email link whose address a user nobody verified has removes that user and signs in a new, verified one under a new id", async () => {
+    const input = completionInput(emailLink);
+    const created = newUserFrom(input.user, true);
+    const { value, output, ran, inputOf } = await complete(emailLink, { ...nobodyKnown, emailOwner: hedy });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession"]);
+    expect(inputOf("removeUnverifiedUser")).toEqual({ userId: hedy.id });
+    expect(inputOf("createUserWithAccount")).toEqual({ user: input.user, account: input.account, emailVerified: true });
+    expect(created.id).not.toBe(hedy.id);
+    expect(inputOf("issueSession")).toMatchObject({ user: created, isNewUser: true });
+    expect(output).toMatchObject({ outcome: "signedIn", user: created, isNewUser: true });
+    expect(output.events).toEqual([
+      { type: "unverifiedUserReplaced", previousUser: hedy, user: created, account: input.account },
+      { type: "createUser", user: created },
+      { type: "linkAccount", user: created, account: input.account, profile: input.user },
+      { type: "signIn", user: created, account: input.account, isNewUser: true },
+    ]);
+  });
+
+  it("a provider that opted in to email linking and asserts the address verified replaces the unverified user the same way", async () => {
+    const setting = { ...github, email: "hedy@example.com", allowDangerousEmailAccountLinking: true, emailVerified: true };
+    const input = completionInput(setting);
+    const { value, output, ran } = await complete(setting, { ...nobodyKnown, emailOwner: hedy });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession"]);
+    expect(output.events[0]).toEqual({ type: "unverifiedUserReplaced", previousUser: hedy, user: newUserFrom(input.user, true), account: input.account });
+  });
+
+  it("a user nobody verified is left alone by a provider that did not opt in, or does not assert the address verified", async () => {
+    for (const flags of [{ allowDangerousEmailAccountLinking: false, emailVerified: true }, { allowDangerousEmailAccountLinking: true, emailVerified: false }]) {
+      const { value, ran } = await complete({ ...github, ...flags }, { ...nobodyKnown, emailOwner: hedy });
+      expect(value).toBe("notLinked");
+      expect(ran).not.toContain("removeUnverifiedUser");
+    }
+  });
+
+  it("a user who could not be removed fails the sign-in before anyone is created or signed in", async () => {
+    const error = new Error("deleteUser: the database is unreachable");
+    const { value, output, ran } = await complete(emailLink, { ...nobodyKnown, emailOwner: hedy, failure: { effect: "removeUnverifiedUser", error } });
+    expect(value).toBe("failed");
+    expect(output).toEqual({ outcome: "refused", failure: { error }, events: [] });
+    expect(ran).not.toContain("createUserWithAccount");
   });
 
   it("an email link of a known account whose owner never verified the address marks it verified before the session", async () => {
@@ -246,6 +283,19 @@ describe("sign-in completion machine", () => {
     expect(value).toBe("signedIn");
     expect(ran).not.toContain("markEmailVerified");
     expect(output).toMatchObject({ user: hedy });
+  });
+
+  it("an OAuth sign-in whose provider asserts the stored unverified address verified marks it (an Auth.js user's next sign-in)", async () => {
+    const asserted = { ...github, email: hedy.email! };
+    const { value, output, ran, inputOf } = await complete(asserted, { ...nobodyKnown, accountOwner: hedy });
+    expect(value).toBe("signedIn");
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "markEmailVerified", "issueSession"]);
+    expect(inputOf("markEmailVerified")).toEqual({ userId: hedy.id });
+    expect(output).toMatchObject({ user: markedVerified(hedy.id) });
+    // Not when the provider does not vouch for the address.
+    const unasserted = await complete({ ...asserted, emailVerified: false }, { ...nobodyKnown, accountOwner: hedy });
+    expect(unasserted.value).toBe("signedIn");
+    expect(unasserted.ran).not.toContain("markEmailVerified");
   });
 
   it("a first email link creates the user with the address verified, and marks nothing more", async () => {
@@ -297,7 +347,8 @@ describe("sign-in completion machine", () => {
       ["linkAccount", { ...github, signedIn: true }, nobodyKnown],
       ["linkAccount", { ...github, allowDangerousEmailAccountLinking: true }, { ...nobodyKnown, emailOwner: grace }],
       ["markEmailVerified", emailLink, { ...nobodyKnown, accountOwner: hedy }],
-      ["markEmailVerified", emailLink, { ...nobodyKnown, emailOwner: hedy }],
+      ["removeUnverifiedUser", emailLink, { ...nobodyKnown, emailOwner: hedy }],
+      ["createUserWithAccount", emailLink, { ...nobodyKnown, emailOwner: hedy }],
       ["updateAccountTokens", { ...github, updatesAccountTokens: true }, { ...nobodyKnown, accountOwner: grace }],
       ["issueSession", github, nobodyKnown],
     ];
@@ -343,6 +394,7 @@ describe("sign-in completion machine", () => {
             "findUserByAccount",
             "findUserByEmail",
             "linkAccount",
+            "removeUnverifiedUser",
             "createUserWithAccount",
             "markEmailVerified",
             "updateAccountTokens",

@@ -29,6 +29,7 @@ import { expectedCompletion } from "./linking-rules.js";
 const accountLookupFailed = new Error("getUserByAccount: the database is unreachable");
 const emailLookupFailed = new Error("getUserByEmail: the database is unreachable");
 const linkFailed = new Error("linkAccount: duplicate key");
+const removeFailed = new Error("deleteUser: the database is unreachable");
 const createFailed = new Error("createUser: the users table is read-only");
 const markFailed = new Error("updateUser: the users table is read-only");
 const tokensNotKept = new Error("updateAccount: the account is no longer linked");
@@ -60,6 +61,7 @@ const outcomes = {
     returns("links", ({ userId }: { userId: string }) => personWithId(userId)),
     throws("throws", linkFailed),
   ],
+  removeUnverifiedUser: [returns("removes the user", () => undefined), throws("throws", removeFailed)],
   createUserWithAccount: [
     returns("creates the user", ({ user, emailVerified }: { user: User; emailVerified: boolean }) => newUserFrom(user, emailVerified)),
     throws("throws", createFailed),

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { webauthnMachine, type VerifiedCredential, type WebAuthnContext, type WebAuthnInput } from "../../machines/index.js";
+import { webauthnMachine, type VerifiedCredential, type WebAuthnContext, type WebAuthnInput, type LimitVerdict } from "../../machines/index.js";
 import { expireCookie, type SetCookie } from "../../src/cookies.js";
-import { WebAuthnVerificationError } from "../../src/errors.js";
+import { EmailSignInError, WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account } from "../../src/types.js";
 import { ada, completionIn, grace, newUserFrom, sessionCookies, type World } from "./completion-world.js";
 import { requestContext, webauthnCredential } from "./fixtures.js";
@@ -38,7 +38,9 @@ const authenticateChallenge: Restored = { challenge: { value: "challenge-1", act
 const nobodyKnown: World = { accountOwner: null, emailOwner: null, signIn: { returns: true } };
 
 interface Effects {
-  decideAction: (input: unknown) => Promise<{ action: "register" | "authenticate"; currentUserId?: string }>;
+  checkRequestLimit: (input: unknown) => Promise<LimitVerdict>;
+  normalizeEmail: (input: { email: string }) => Promise<string>;
+  decideAction: (input: unknown) => Promise<{ action: "register" | "authenticate"; currentUserId?: string; emailTaken?: boolean }>;
   generateOptions: (input: unknown) => Promise<{ options: unknown; cookies: SetCookie[] }>;
   consumeChallenge: (input: unknown) => Promise<Restored>;
   verifyAuthentication: (input: unknown) => Promise<VerifiedCredential>;
@@ -53,6 +55,8 @@ interface Effects {
 function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
   const completion = completionIn(world);
   const effects = {
+    checkRequestLimit: vi.fn(overrides.checkRequestLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
+    normalizeEmail: vi.fn(overrides.normalizeEmail ?? (async ({ email }: { email: string }) => email.trim().toLowerCase())),
     decideAction: vi.fn(overrides.decideAction ?? (async () => ({ action: "register" as const }))),
     generateOptions: vi.fn(overrides.generateOptions ?? (async () => ({ options, cookies: challengeCookies }))),
     consumeChallenge: vi.fn(overrides.consumeChallenge ?? (async () => registerChallenge)),
@@ -67,6 +71,8 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
   };
   const machine = webauthnMachine.provide({
     actors: {
+      checkRequestLimit: fromPromise(({ input }) => effects.checkRequestLimit(input)),
+      normalizeEmail: fromPromise(({ input }) => effects.normalizeEmail(input)),
       decideAction: fromPromise(({ input }) => effects.decideAction(input)),
       generateOptions: fromPromise(({ input }) => effects.generateOptions(input)),
       consumeChallenge: fromPromise(({ input }) => effects.consumeChallenge(input)),
@@ -91,12 +97,13 @@ const postCredential = (machine: Machine, action: string) =>
 describe("WebAuthn machine", () => {
   it("the options request decides the ceremony, generates its options and rests in awaitingCredential with the challenge cookie, verifying nothing", async () => {
     const { machine, effects } = fakes(nobodyKnown, { decideAction: async () => ({ action: "register", currentUserId: ada.id }) });
-    const { value, status, output, context, emitted } = await askOptions(machine, { email: newAddress });
+    const { value, status, output, context, emitted } = await askOptions(machine, { email: " Ada.L@example.com" });
     expect(value).toBe("awaitingCredential");
     expect(status).toBe("active");
     expect(output).toBeUndefined();
     expect((context as WebAuthnContext).options).toBe(options);
     expect((context as WebAuthnContext).challengeCookies).toBe(challengeCookies);
+    expect(effects.normalizeEmail).toHaveBeenCalledWith({ email: " Ada.L@example.com" });
     expect(effects.decideAction).toHaveBeenCalledWith({ providerId, email: newAddress, req: optionsReq });
     expect(effects.generateOptions).toHaveBeenCalledWith({ providerId, action: "register", email: newAddress, currentUserId: ada.id, req: optionsReq });
     expect(effects.consumeChallenge).not.toHaveBeenCalled();
@@ -108,6 +115,32 @@ describe("WebAuthn machine", () => {
     expect(resting.invoke).toEqual([]);
     expect(resting.after).toEqual([]);
     expect(Object.keys(resting.on)).toEqual(["credential.received"]);
+  });
+
+  it("a signed-out registration for an address someone has is refused as not linked before any options or challenge", async () => {
+    const { machine, effects } = fakes(nobodyKnown, { decideAction: async () => ({ action: "register", emailTaken: true }) });
+    const { value, output } = await askOptions(machine, { email: grace.email!, requestedAction: "register" });
+    expect(value).toBe("failed");
+    expect(output).toEqual({ outcome: "refused", failure: { error: undefined, as: "OAuthAccountNotLinked" }, cookies: [] });
+    expect(effects.generateOptions).not.toHaveBeenCalled();
+  });
+
+  it("the same address signed in, or to authenticate, goes on to the options", async () => {
+    for (const decided of [{ action: "register" as const, emailTaken: true, currentUserId: grace.id }, { action: "authenticate" as const, emailTaken: true }]) {
+      const { machine, effects } = fakes(nobodyKnown, { decideAction: async () => decided });
+      expect((await askOptions(machine, { email: grace.email! })).value).toBe("awaitingCredential");
+      expect(effects.generateOptions).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it("an address that does not normalise is refused as EmailSignInError before anything is decided", async () => {
+    const notOne = new EmailSignInError("That is not one plain email address.");
+    const { machine, effects } = fakes(nobodyKnown, { normalizeEmail: () => Promise.reject(notOne) });
+    const { value, output } = await askOptions(machine, { email: "a@x.test,b@y.test" });
+    expect(value).toBe("failed");
+    expect(output).toEqual({ outcome: "refused", failure: { error: notOne, as: "EmailSignInError" }, cookies: [] });
+    expect(effects.decideAction).not.toHaveBeenCalled();
+    expect(effects.generateOptions).not.toHaveBeenCalled();
   });
 
   it("options that cannot be generated refuse with the error as it is and no challenge cookie", async () => {
@@ -179,7 +212,7 @@ describe("WebAuthn machine", () => {
 
   it("a passkey registered by the signed-in user is verified with the challenge's email and user id and linked to them", async () => {
     const forAda: Restored = {
-      challenge: { value: "challenge-1", action: "register", email: ada.email, userId: ada.id },
+      challenge: { value: "challenge-1", action: "register", email: ada.email!, userId: ada.id },
       clearCookies,
       currentUserId: ada.id,
     };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   webauthnMachine as machine,
   type FlowFailure,
+  type LimitVerdict,
   type SignInCompletionInput,
   type SignInCompletionOutput,
   type VerifiedCredential,
@@ -9,7 +10,7 @@ import {
   type WebAuthnInput,
 } from "../../machines/index.js";
 import { expireCookie, type SetCookie } from "../../src/cookies.js";
-import { WebAuthnVerificationError } from "../../src/errors.js";
+import { EmailSignInError, WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account, AdapterUser } from "../../src/types.js";
 import { ada, sessionCookies } from "./completion-world.js";
 import {
@@ -21,7 +22,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { requestContext, webauthnCredential } from "./fixtures.js";
+import { limiterDown, requestContext, requestLimitOutcomes, tooManyRequests, webauthnCredential } from "./fixtures.js";
 
 type Path = EffectPath<typeof machine>;
 type Challenge = NonNullable<WebAuthnContext["challenge"]>;
@@ -53,6 +54,7 @@ const authenticator = {
 const passkeyAccount: Account = { provider: providerId, type: "webauthn", providerAccountId: "cred-1" };
 const created: AdapterUser = { id: "user-new", name: newAddress, email: newAddress, emailVerified: null };
 
+const notAnAddress = new EmailSignInError("That is not one plain email address.");
 const undecided = new Error("decideAction: the session store is down");
 const noEmail = new WebAuthnVerificationError("Registering a passkey needs an email address or a signed-in user.");
 const replayed = new WebAuthnVerificationError("The WebAuthn challenge was already used or has expired.");
@@ -62,12 +64,17 @@ const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 const notLinked: FlowFailure = { error: undefined, as: "OAuthAccountNotLinked" };
 
+
 /** The first request: from the page asking for options to the browser's ceremony. */
 const optionsOutcomes = {
+  checkRequestLimit: requestLimitOutcomes,
+  normalizeEmail: [returns("normalises it", () => newAddress), throws("throws (not one plain address)", notAnAddress)],
   decideAction: [
     returns("decides register", () => ({ action: "register" })),
     returns("decides register for the signed-in user", () => ({ action: "register", currentUserId: ada.id })),
     returns("decides authenticate", () => ({ action: "authenticate" })),
+    returns("decides register for an address someone has", () => ({ action: "register", emailTaken: true })),
+    returns("decides authenticate for an address someone has", () => ({ action: "authenticate", emailTaken: true })),
     throws("throws", undecided),
   ],
   generateOptions: [returns("makes options", () => ({ options, cookies: challengeCookies })), throws("throws", noEmail)],
@@ -75,7 +82,7 @@ const optionsOutcomes = {
 
 const registerChallenge: Restored = { challenge: { value: "challenge-1", action: "register", email: newAddress }, clearCookies };
 const registerForAda: Restored = {
-  challenge: { value: "challenge-1", action: "register", email: ada.email, userId: ada.id },
+  challenge: { value: "challenge-1", action: "register", email: ada.email!, userId: ada.id },
   clearCookies,
   currentUserId: ada.id,
 };
@@ -126,10 +133,12 @@ const callbackOutcomes = {
   resolveRedirect: [returns("returns a URL", ({ url }: { url: string }) => url), throws("throws", redirectFailed)],
 };
 
+// The page sends the address as typed; the flow normalises it first.
+const typedAddress = " Ada.L@Example.com ";
 const optionsInputs: Record<string, WebAuthnInput> = {
   "no action, no email": { providerId, req: optionsReq },
-  "register requested, with an email": { providerId, requestedAction: "register", email: newAddress, req: optionsReq },
-  "an email only": { providerId, email: newAddress, req: optionsReq },
+  "register requested, with an email": { providerId, requestedAction: "register", email: typedAddress, req: optionsReq },
+  "an email only": { providerId, email: typedAddress, req: optionsReq },
 };
 const callbackInput: WebAuthnInput = { providerId, req: callbackReq };
 const postedActions = ["register", "authenticate", "bogus"] as const;
@@ -165,8 +174,10 @@ describe("WebAuthn: paths generated from the machine", () => {
   itCoversTheMachine(machine, { ...optionsOutcomes, ...callbackOutcomes }, allPaths, { resting: "webauthn.awaitingCredential" });
 
   it("are as many as the outcomes allow", () => {
-    // Per input: 3 decisions × (rests | fails) + the decision that throws.
-    expect(optionsPaths).toHaveLength(3 * 7);
+    // Per input: 4 decisions × (rests | fails) + a signed-out registration for a taken address (refused)
+    // + the decision that throws; with an email, also the address that does not normalise. Each input
+    // also ends twice before all that: refused by the request ceiling, or failed by the limiter.
+    expect(optionsPaths).toHaveLength(10 + 11 + 11 + 3 * 2);
     // A matching challenge: verification fails, or the completion throws, diverts, refuses, or signs
     // in (2 ways) and the redirect resolves or throws: 8 paths. Plus a replay, plus each mismatch.
     const count = (posted: string) => callbackPaths.filter((path) => postedOf(path) === posted).length;
@@ -178,16 +189,31 @@ describe("WebAuthn: paths generated from the machine", () => {
       it(path.name, async () => {
         const played = await playBack(machine, path);
         expectPlayedAsPredicted(path, played);
-        expect(played.emitted).toEqual([]);
-        const { requestedAction, email } = path.input;
-        const decidedWith = played.invoked.find((call) => call.effect === "decideAction")!;
-        expect(decidedWith.input).toEqual({
-          providerId,
-          ...(requestedAction ? { requestedAction } : {}),
-          ...(email ? { email } : {}),
-          req: optionsReq,
-        });
-        const decided = outputOf(path, "decideAction") as { action: string; currentUserId?: string } | undefined;
+        const limit = path.steps[0]!;
+        expect(limit.effect).toBe("checkRequestLimit");
+        const limited = played.value === "limited";
+        expect(played.emitted).toEqual(
+          limited ? [{ type: "rateLimited", providerId, scope: "requests", limit: "requests", retryAfter: 7 }] : [],
+        );
+        if (!("output" in limit.ending && (limit.ending.output as LimitVerdict).allowed)) {
+          // Past the ceiling (or without a limiter that answers), nothing is looked up and no challenge minted.
+          expect(played.invoked.map((call) => call.effect)).toEqual(["checkRequestLimit"]);
+          const failure = limited ? { error: tooManyRequests, as: "RateLimited" } : { error: limiterDown };
+          expect(played.output).toEqual({ outcome: "refused", failure, cookies: [] });
+          return;
+        }
+        const { requestedAction } = path.input;
+        // Only the normalised address goes on; an address that does not normalise stops the flow.
+        const normalised = played.invoked.find((call) => call.effect === "normalizeEmail");
+        expect(normalised?.input).toEqual(path.input.email === undefined ? undefined : { email: typedAddress });
+        const email = outputOf(path, "normalizeEmail") as string | undefined;
+        const decidedWith = played.invoked.find((call) => call.effect === "decideAction");
+        expect(decidedWith?.input).toEqual(
+          normalised && !email ? undefined : { providerId, ...(requestedAction ? { requestedAction } : {}), ...(email ? { email } : {}), req: optionsReq },
+        );
+        const decided = outputOf(path, "decideAction") as { action: string; currentUserId?: string; emailTaken?: boolean } | undefined;
+        const refusedAsTaken = decided?.action === "register" && decided.emailTaken === true && !decided.currentUserId;
+        expect(played.invoked.some((call) => call.effect === "generateOptions")).toBe(decided !== undefined && !refusedAsTaken);
         const generated = played.invoked.find((call) => call.effect === "generateOptions");
         if (generated) {
           expect(generated.input).toEqual({
@@ -208,10 +234,17 @@ describe("WebAuthn: paths generated from the machine", () => {
           expect(context.challengeCookies).toBe(challengeCookies);
           expect(context.sessionCookies).toEqual([]);
         } else {
-          // Refused before any challenge is minted: the effect's error as it is, and no cookie to set.
+          // Refused before any challenge is minted, and no cookie to set: a taken address as not linked, an
+          // address that is not one as such, any other effect's error as it is.
           expect(played.value).toBe("failed");
-          const thrown = (path.steps.at(-1)!.ending as { error: unknown }).error;
-          expect(played.output).toEqual({ outcome: "refused", failure: { error: thrown }, cookies: [] });
+          const last = path.steps.at(-1)!;
+          const thrown = "error" in last.ending ? last.ending.error : undefined;
+          const failure: FlowFailure = refusedAsTaken
+            ? { error: undefined, as: "OAuthAccountNotLinked" }
+            : last.effect === "normalizeEmail"
+              ? { error: thrown, as: "EmailSignInError" }
+              : { error: thrown };
+          expect(played.output).toEqual({ outcome: "refused", failure, cookies: [] });
         }
       });
     }

@@ -3,8 +3,8 @@
  * single-process development. Everything lives in Maps owned by one adapter instance (no module state),
  * and every value crosses the boundary as a deep copy, so callers can never mutate what is stored.
  * Constraints a database would enforce (unique email, unique provider account, foreign keys) are
- * enforced here too. A user without an email (`""`, as the core creates one from a provider that gave
- * none) is not indexed by email, so any number of them can exist, as with a nullable unique column, so code that works against memory behaves the same against SQL or Redis.
+ * enforced here too. A user without an email (`null`, as the core creates one from a provider that gave
+ * none; `""` counts as none too) is not indexed by email, so any number of them can exist, as with a nullable unique column, so code that works against memory behaves the same against SQL or Redis.
  */
 import type {
   AdapterAccount,
@@ -50,6 +50,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
   const tokens = new Map<string, VerificationToken>();
   const authenticators = new Map<string, AdapterAuthenticator>();
   const leases = new Map<string, { holder: string; expires: number }>();
+  const counters = new Map<string, { count: number; resetAt: number }>();
 
   function requireUser(userId: string, what: string): void {
     if (!users.has(userId)) throw new Error(`${what}: no user with id ${JSON.stringify(userId)}`);
@@ -110,7 +111,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       const user = users.get(userId);
       if (!user) return null;
       users.delete(userId);
-      userIdByEmail.delete(user.email);
+      if (user.email) userIdByEmail.delete(user.email);
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key);
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key);
       for (const [key, authenticator] of authenticators) {
@@ -207,6 +208,28 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       for (const [other, lease] of leases) if (lease.expires <= now) leases.delete(other);
       leases.set(key, { holder, expires: until });
       return true;
+    },
+
+    async hitRateLimit(key, windowMs) {
+      const now = Date.now();
+      let counter = counters.get(key);
+      if (!counter || counter.resetAt <= now) {
+        // Closed windows are swept when many are held, so the map does not grow with every key ever seen.
+        if (counters.size >= 10_000) for (const [other, open] of counters) if (open.resetAt <= now) counters.delete(other);
+        // Still full of open windows (a flood of distinct keys): the oldest go, so memory stays bounded.
+        for (const oldest of counters.keys()) {
+          if (counters.size < 100_000) break;
+          counters.delete(oldest);
+        }
+        counter = { count: 0, resetAt: now + windowMs };
+        counters.set(key, counter);
+      }
+      counter.count += 1;
+      return { count: counter.count, resetAt: new Date(counter.resetAt) };
+    },
+
+    async resetRateLimit(key) {
+      counters.delete(key);
     },
 
     async releaseLease(key, holder) {

@@ -45,6 +45,7 @@ export interface Keys {
   sessionsByAccount(provider: string, providerAccountId: string): string;
   sessionsByProviderSession(provider: string, providerSessionId: string): string;
   lease(key: string): string;
+  rateLimit(key: string): string;
   /** The prefix of `session(token)` keys, for scripts that find a session from an index. */
   sessionPrefix: string;
   /** The prefix of `user(id)` keys, for scripts that find a user from a stored record. */
@@ -67,6 +68,7 @@ export function keys(prefix: string): Keys {
     sessionsByProviderSession: (provider, providerSessionId) =>
       `${prefix}sessions:sid:${part(provider)}:${part(providerSessionId)}`,
     lease: (key) => `${prefix}lease:${part(key)}`,
+    rateLimit: (key) => `${prefix}ratelimit:${part(key)}`,
     sessionPrefix: `${prefix}session:`,
     userPrefix: `${prefix}user:`,
   };

@@ -27,9 +27,13 @@ import { applyAccountUpdate, leaseExpiry, sessionMatch } from "../extension-rule
 import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
 import { deserialize, keys, serialize } from "./codec.js";
 import { runScript, scripts } from "./scripts.js";
+import { boundCalls, storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
-export interface RedisAdapterOptions {
-  /** Prepended to every key, e.g. `"appauth:"`. Default: none. */
+export interface RedisAdapterOptions extends StoreTimeoutOptions {
+  /**
+   * Prepended to every key, e.g. `"appauth:"`. Default: none. A client's own `keyPrefix` works too
+   * (and goes before this one): the scripts that build keys on the server are given both.
+   */
   prefix?: string;
 }
 
@@ -72,7 +76,10 @@ function strip<T extends object>(value: T): T {
  * @example
  * ```ts
  * import Redis from "ioredis";
- * const adapter = RedisAdapter(new Redis(process.env.REDIS_URL), { prefix: "appauth:" });
+ * // Bounded on both sides: the client gives up on a connection or command after 5 s, the adapter
+ * // on any call after `timeout` (default 5000 ms).
+ * const client = new Redis(process.env.REDIS_URL, { connectTimeout: 5000, commandTimeout: 5000, maxRetriesPerRequest: 1 });
+ * const adapter = RedisAdapter(client, { prefix: "appauth:", timeout: 5000 });
  * ```
  */
 export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): RedisAdapterInstance {
@@ -81,7 +88,13 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
   }
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError("RedisAdapter: options.prefix must be a string");
+  const timeout = storeTimeoutOf("RedisAdapter", options);
   const k = keys(prefix);
+  // ioredis prefixes the keys it is given (KEYS included), never a key a script builds from an
+  // argument: those are built from the whole prefix as the server sees it.
+  const clientPrefix = (client.options as { keyPrefix?: unknown } | undefined)?.keyPrefix;
+  const serverPrefix = typeof clientPrefix === "string" ? clientPrefix : "";
+  const onServer = keys(`${serverPrefix}${prefix}`);
 
   function guardedWrite({ absent = [], present = [], set = [], sadd = [] }: Write): Promise<unknown> {
     const args: (string | number)[] = [absent.length, present.length, set.length, sadd.length];
@@ -109,7 +122,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     return {
       user: stored,
       write: {
-        // A user without an email ("") has no email index: any number of them can exist.
+        // A user without an email (null, or "") has no email index: any number of them can exist.
         absent: [k.user(stored.id), ...(stored.email ? [k.userByEmail(stored.email)] : [])],
         set: [
           [k.user(stored.id), serialize(stored)],
@@ -157,7 +170,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     };
   }
 
-  return {
+  const adapter: RedisAdapterInstance = {
     async createUser(input) {
       const { user, write: plan } = userWrite(input);
       await write("createUser", plan);
@@ -187,7 +200,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
         await runScript(
           client,
           scripts.updateUser,
-          [k.user(next.id), ...[current.email, next.email].filter(Boolean).map((email) => k.userByEmail(email))],
+          [k.user(next.id), ...[current.email, next.email].filter((email): email is string => Boolean(email)).map((email) => k.userByEmail(email))],
           [serialize(next), next.id, current.email ? "1" : "0", next.email ? "1" : "0"],
         );
       } catch (error) {
@@ -197,34 +210,14 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     },
 
     async deleteUser(userId) {
-      const [user, accounts, sessions, authenticators] = await client
-        .multi()
-        .get(k.user(userId))
-        .smembers(k.userAccounts(userId))
-        .smembers(k.userSessions(userId))
-        .smembers(k.userAuthenticators(userId))
-        .exec()
-        .then((replies) => (replies ?? []).map(([error, value]) => {
-          if (error) throw error;
-          return value;
-        }));
-      if (typeof user !== "string") return null;
-      const stored = deserialize<AdapterUser>(user);
-      // The sets hold account keys, session tokens and credential IDs.
-      const owned = [
-        ...(accounts as string[]),
-        ...(sessions as string[]).map((token) => k.session(token)),
-        ...(authenticators as string[]).map((id) => k.authenticator(id)),
-      ];
-      await client.del(
-        k.user(userId),
-        ...(stored.email ? [k.userByEmail(stored.email)] : []),
-        k.userAccounts(userId),
-        k.userSessions(userId),
-        k.userAuthenticators(userId),
-        ...owned,
+      // One script: a session or authenticator created while the user is being deleted cannot survive them.
+      const user = await runScript(
+        client,
+        scripts.deleteUser,
+        [k.user(userId), k.userAccounts(userId), k.userSessions(userId), k.userAuthenticators(userId)],
+        [onServer.session(""), onServer.authenticator(""), onServer.userByEmail(""), userId, serverPrefix],
       );
-      return stored;
+      return typeof user === "string" ? deserialize<AdapterUser>(user) : null;
     },
 
     async linkAccount(account) {
@@ -280,7 +273,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     },
 
     async getSessionAndUser(sessionToken) {
-      const reply = await runScript(client, scripts.sessionAndUser, [k.session(sessionToken)], [k.userPrefix]);
+      const reply = await runScript(client, scripts.sessionAndUser, [k.session(sessionToken)], [onServer.userPrefix]);
       if (!Array.isArray(reply)) return null;
       const [session, user] = reply as [string, string];
       return { session: deserialize<AdapterSession>(session), user: deserialize<AdapterUser>(user) };
@@ -323,8 +316,8 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
           ? k.sessionsByAccount(match.provider, match.providerAccountId as string)
           : k.sessionsByProviderSession(match.provider, match.providerSessionId);
       const deleted = await runScript(client, scripts.deleteIndexedSessions, [index], [
-        k.sessionPrefix,
-        k.userPrefix,
+        onServer.sessionPrefix,
+        onServer.userPrefix,
         JSON.stringify(match),
       ]);
       return Number(deleted);
@@ -338,6 +331,15 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
 
     async releaseLease(key, holder) {
       await runScript(client, scripts.releaseLease, [k.lease(key)], [holder]);
+    },
+
+    async hitRateLimit(key, windowMs) {
+      const [count, left] = (await runScript(client, scripts.hitRateLimit, [k.rateLimit(key)], [Math.max(1, Math.ceil(windowMs))])) as [number, number];
+      return { count: Number(count), resetAt: new Date(Date.now() + Number(left)) };
+    },
+
+    async resetRateLimit(key) {
+      await client.del(k.rateLimit(key));
     },
 
     async createVerificationToken(token) {
@@ -386,4 +388,5 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return next;
     },
   };
+  return boundCalls(adapter, timeout, "RedisAdapter");
 }

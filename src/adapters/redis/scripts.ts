@@ -120,6 +120,28 @@ return deleted
 `;
 
 /**
+ * KEYS: the user, then their accounts, sessions and authenticators sets. ARGV[1]: the prefix of session
+ * keys, ARGV[2]: the prefix of authenticator keys, ARGV[3]: the prefix of email index keys, ARGV[4]: the
+ * user's id, ARGV[5]: the client's own key prefix (the accounts set names keys without it). Deletes the user with everything the sets name, and their email index (if it is theirs), in
+ * one step: a session or passkey added meanwhile cannot outlive them. Returns the user as stored, or nil.
+ */
+const DELETE_USER = `
+local function part(value) return (string.gsub(string.gsub(value, '%%', '%%25'), ':', '%%3A')) end
+local user = redis.call('GET', KEYS[1])
+if not user then return false end
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', ARGV[5] .. key) end
+for _, token in ipairs(redis.call('SMEMBERS', KEYS[3])) do redis.call('DEL', ARGV[1] .. part(token)) end
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do redis.call('DEL', ARGV[2] .. part(id)) end
+local ok, decoded = pcall(cjson.decode, user)
+if ok and type(decoded) == 'table' and type(decoded.email) == 'string' and decoded.email ~= '' then
+  local index = ARGV[3] .. part(decoded.email)
+  if redis.call('GET', index) == ARGV[4] then redis.call('DEL', index) end
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+return user
+`;
+
+/**
  * KEYS[1]: a record. ARGV[1]: its value as read, ARGV[2]: the value to write. Writes only over that very
  * value: 1 when written, 0 when the record is gone, -1 when it changed since it was read (read again).
  */
@@ -137,6 +159,21 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/**
+ * KEYS[1]: a rate-limit counter. ARGV[1]: its window in ms. Counts one hit; the first hit of a window
+ * sets its expiry (INCR then PEXPIRE, in one script so no counter is ever left without one).
+ * Returns the count and the milliseconds left in the window.
+ */
+const HIT_RATE_LIMIT = `
+local count = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if count == 1 or left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {count, left}
+`;
+
 /** A script and its SHA1, computed once. */
 export interface Script {
   source: string;
@@ -152,8 +189,10 @@ export const scripts = {
   sessionAndUser: script(SESSION_AND_USER),
   updateUser: script(UPDATE_USER),
   deleteIndexedSessions: script(DELETE_INDEXED_SESSIONS),
+  deleteUser: script(DELETE_USER),
   compareAndSet: script(COMPARE_AND_SET),
   releaseLease: script(RELEASE_LEASE),
+  hitRateLimit: script(HIT_RATE_LIMIT),
 };
 
 /** Runs a script by SHA1, sending its text only when the server does not have it. */

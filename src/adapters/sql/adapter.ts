@@ -27,13 +27,20 @@ import {
 import { detectDialect, type AnyKysely, type SqlDialect } from "./dialect.js";
 import { sqlLeases } from "./leases.js";
 import { sqlMigrations } from "./migrations.js";
+import { sqlRateLimits } from "./rate-limits.js";
 import { tableNames } from "./tables.js";
+import { boundCalls, storeTimeoutOf } from "../time-limits.js";
 
 export interface SqlAdapterOptions {
   /** The SQL dialect; detected from the Kysely instance when omitted. */
   dialect?: SqlDialect;
   /** Prepended to every table name (and the migrations tables), e.g. `"auth_"`. */
   tablePrefix?: string;
+  /**
+   * How long one adapter call may take, in milliseconds, before it fails with `StoreUnavailable`
+   * (`migrate()` excepted). Default 5000; `0` for none.
+   */
+  timeout?: number;
 }
 
 /** The SQL adapter: the whole contract, every extension, and `migrate()` for its schema. */
@@ -63,9 +70,11 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
   if (!/^[A-Za-z0-9_]*$/.test(prefix)) {
     throw new TypeError("SqlAdapter: options.tablePrefix may contain only letters, digits and underscores");
   }
+  const timeout = storeTimeoutOf("SqlAdapter", options);
   const t = tableNames(prefix);
   const returning = dialect !== "mysql";
   const leases = sqlLeases(db, dialect, t.leases);
+  const rateLimits = sqlRateLimits(db, dialect, t.rateLimits);
 
   function select(executor: AnyKysely, table: string, where: Where): Promise<Row | undefined> {
     let query = executor.selectFrom(table).selectAll();
@@ -107,7 +116,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     return encode(complete, USER_COLUMNS, dialect);
   }
 
-  return {
+  const adapter: SqlAdapterInstance = {
     async migrate() {
       const migrator = new Migrator({
         db,
@@ -251,6 +260,8 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
 
     acquireLease: leases.acquire,
     releaseLease: leases.release,
+    hitRateLimit: rateLimits.hit,
+    resetRateLimit: rateLimits.reset,
 
     async createVerificationToken(token) {
       const row = encode(token, ["identifier", "token", "expires"], dialect);
@@ -289,4 +300,6 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       return decodeAuthenticator(row);
     },
   };
+  const { migrate, ...calls } = adapter;
+  return { ...boundCalls(calls, timeout, `SqlAdapter (${dialect})`), migrate };
 }

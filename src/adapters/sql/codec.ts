@@ -1,7 +1,7 @@
 /**
  * Rows to records and back. Only known columns are written (extra fields on a record are tolerated and
  * not stored); values come back in the contract's types whatever the driver returns: Dates as Dates,
- * `bigint` columns (strings from node-postgres) as numbers, a missing email (NULL) as `""`, 0/1 as booleans, and an account's absent
+ * `bigint` columns (strings from node-postgres) as numbers, a missing email (NULL) as `null`, 0/1 as booleans, and an account's absent
  * OAuth values as absent keys rather than `null`.
  */
 import type {
@@ -80,7 +80,7 @@ export function decodeUser(row: Row): AdapterUser {
   return {
     id: String(row.id),
     name: (row.name as string | null | undefined) ?? null,
-    email: typeof row.email === "string" ? row.email : "",
+    email: typeof row.email === "string" && row.email !== "" ? row.email : null,
     emailVerified: toDate(row.emailVerified),
     image: (row.image as string | null | undefined) ?? null,
   };

@@ -156,6 +156,30 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         }
       },
     },
+
+    // The rate limiter's counters (issue 18): one row per key (a hash), its count and when its window closes (ms).
+    "0003_rate_limits": {
+      async up(db: AnyKysely): Promise<void> {
+        await db.schema
+          .createTable(t.rateLimits)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("key", type.key, (c) => c.primaryKey())
+          .addColumn("count", type.bigint, (c) => c.notNull())
+          .addColumn("resetAt", type.bigint, (c) => c.notNull())
+          .execute();
+        // Closed windows are purged by expiry.
+        await db.schema
+          .createIndex(`${p}rate_limits_resetAt_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.rateLimits)
+          .column("resetAt")
+          .execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.dropTable(t.rateLimits).execute();
+      },
+    },
   };
 }
 

@@ -7,8 +7,9 @@ import type { PoolOptions } from "mysql2";
 import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
 import { importDriver, type OwnedSqlAdapter } from "./owned.js";
+import { storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
-export interface MysqlAdapterOptions {
+export interface MysqlAdapterOptions extends StoreTimeoutOptions {
   tablePrefix?: string;
 }
 
@@ -18,10 +19,13 @@ export interface MysqlAdapterOptions {
  * process then agrees on what a stored expiry means.
  */
 export function mysqlAdapter(poolConfig: PoolOptions | string, options: MysqlAdapterOptions = {}): OwnedSqlAdapter {
-  const config: PoolOptions = typeof poolConfig === "string" ? { uri: poolConfig } : poolConfig;
-  if (typeof config !== "object" || config === null) {
+  const given: PoolOptions = typeof poolConfig === "string" ? { uri: poolConfig } : poolConfig;
+  if (typeof given !== "object" || given === null) {
     throw new TypeError("mysqlAdapter: poolConfig must be a mysql2 pool configuration or a connection URI");
   }
+  const timeout = storeTimeoutOf("mysqlAdapter", options);
+  // Connecting is bounded by the driver (unless poolConfig sets connectTimeout); each call by the adapter.
+  const config: PoolOptions = timeout ? { connectTimeout: timeout, ...given } : given;
   const db: AnyKysely = new Kysely({
     dialect: new MysqlDialect({
       pool: async () => {
@@ -30,6 +34,6 @@ export function mysqlAdapter(poolConfig: PoolOptions | string, options: MysqlAda
       },
     }),
   });
-  const adapter = SqlAdapter(db, { dialect: "mysql", tablePrefix: options.tablePrefix });
+  const adapter = SqlAdapter(db, { dialect: "mysql", tablePrefix: options.tablePrefix, timeout });
   return Object.assign(adapter, { db, destroy: () => db.destroy() });
 }

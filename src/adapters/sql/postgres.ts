@@ -7,17 +7,27 @@ import type { PoolConfig } from "pg";
 import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
 import { importDriver, type OwnedSqlAdapter } from "./owned.js";
+import { storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
-export interface PostgresAdapterOptions {
+export interface PostgresAdapterOptions extends StoreTimeoutOptions {
   tablePrefix?: string;
 }
 
-/** Connects through a `pg.Pool` built from `poolConfig` (or a connection string). */
+/**
+ * Connects through a `pg.Pool` built from `poolConfig` (or a connection string). Each adapter call,
+ * connecting included, is bounded by `options.timeout` (default 5000 ms; `poolConfig`'s own
+ * `connectionTimeoutMillis` wins for connecting).
+ */
 export function postgresAdapter(poolConfig: PoolConfig | string, options: PostgresAdapterOptions = {}): OwnedSqlAdapter {
-  const config = typeof poolConfig === "string" ? { connectionString: poolConfig } : poolConfig;
-  if (typeof config !== "object" || config === null) {
+  const given = typeof poolConfig === "string" ? { connectionString: poolConfig } : poolConfig;
+  if (typeof given !== "object" || given === null) {
     throw new TypeError("postgresAdapter: poolConfig must be a pg pool configuration or a connection string");
   }
+  const timeout = storeTimeoutOf("postgresAdapter", options);
+  // pg waits forever by default for a connection (new, or free in the pool): bounded unless the pool
+  // configuration says otherwise. An answer is bounded by the adapter's own limit on each call: a
+  // stalled connection then stays checked out until it answers or dies, never handed to another query.
+  const config: PoolConfig = timeout ? { connectionTimeoutMillis: timeout, ...given } : given;
   const db: AnyKysely = new Kysely({
     dialect: new PostgresDialect({
       pool: async () => {
@@ -33,6 +43,6 @@ export function postgresAdapter(poolConfig: PoolConfig | string, options: Postgr
       },
     }),
   });
-  const adapter = SqlAdapter(db, { dialect: "postgres", tablePrefix: options.tablePrefix });
+  const adapter = SqlAdapter(db, { dialect: "postgres", tablePrefix: options.tablePrefix, timeout });
   return Object.assign(adapter, { db, destroy: () => db.destroy() });
 }

@@ -6,8 +6,9 @@ import { Kysely, SqliteDialect } from "kysely";
 import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
 import { importDriver, type OwnedSqlAdapter } from "./owned.js";
+import { storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
-export interface SqliteAdapterOptions {
+export interface SqliteAdapterOptions extends StoreTimeoutOptions {
   tablePrefix?: string;
 }
 
@@ -19,6 +20,7 @@ export function sqliteAdapter(fileName: string, options: SqliteAdapterOptions = 
   if (typeof fileName !== "string" || fileName === "") {
     throw new TypeError("sqliteAdapter: fileName must be a non-empty path or \":memory:\"");
   }
+  const timeout = storeTimeoutOf("sqliteAdapter", options);
   const db: AnyKysely = new Kysely({
     dialect: new SqliteDialect({
       database: async () => {
@@ -26,11 +28,12 @@ export function sqliteAdapter(fileName: string, options: SqliteAdapterOptions = 
         const connection = new driver.default(fileName);
         connection.pragma("journal_mode = WAL");
         connection.pragma("foreign_keys = ON");
-        connection.pragma("busy_timeout = 5000");
+        // A file locked by another process is waited for as long as a call may take, then fails.
+        connection.pragma(`busy_timeout = ${timeout || 5000}`);
         return connection;
       },
     }),
   });
-  const adapter = SqlAdapter(db, { dialect: "sqlite", tablePrefix: options.tablePrefix });
+  const adapter = SqlAdapter(db, { dialect: "sqlite", tablePrefix: options.tablePrefix, timeout });
   return Object.assign(adapter, { db, destroy: () => db.destroy() });
 }

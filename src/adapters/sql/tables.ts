@@ -6,6 +6,7 @@ export interface TableNames {
   verificationTokens: string;
   authenticators: string;
   leases: string;
+  rateLimits: string;
   migrations: string;
   migrationLock: string;
 }
@@ -18,6 +19,7 @@ export function tableNames(prefix = ""): TableNames {
     verificationTokens: `${prefix}verification_tokens`,
     authenticators: `${prefix}authenticators`,
     leases: `${prefix}leases`,
+    rateLimits: `${prefix}rate_limits`,
     migrations: `${prefix}appauth_migrations`,
     migrationLock: `${prefix}appauth_migrations_lock`,
   };

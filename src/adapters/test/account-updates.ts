@@ -1,14 +1,14 @@
 /** The updateAccount extension: only the given fields change, null clears, the identity never moves. */
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { AccountUpdate } from "../extensions.js";
-import type { SuiteContext } from "./context.js";
+import { extensionTest, type SuiteContext } from "./context.js";
 import { sampleAccount, unique } from "./fixtures.js";
 
 export function describeAccountUpdates(ctx: SuiteContext): void {
   const { method, createdUser } = ctx;
 
   describe("updateAccount (extension)", () => {
-    it("changes only the given fields and answers the account as stored", async () => {
+    extensionTest(ctx, ["updateAccount", "getAccount"], "changes only the given fields and answers the account as stored", async () => {
       const user = await createdUser();
       const account = sampleAccount(user.id);
       await method("linkAccount")(account);
@@ -32,7 +32,7 @@ export function describeAccountUpdates(ctx: SuiteContext): void {
       expect(typeof updated?.expires_at).toBe("number");
     });
 
-    it("clears a field given as null", async () => {
+    extensionTest(ctx, ["updateAccount", "getAccount"], "clears a field given as null", async () => {
       const user = await createdUser();
       const account = sampleAccount(user.id);
       await method("linkAccount")(account);
@@ -47,7 +47,7 @@ export function describeAccountUpdates(ctx: SuiteContext): void {
       }
     });
 
-    it("never moves the account to another user or type", async () => {
+    extensionTest(ctx, ["updateAccount", "getAccount"], "never moves the account to another user or type", async () => {
       const [owner, other] = [await createdUser(), await createdUser()];
       const account = sampleAccount(owner.id);
       await method("linkAccount")(account);
@@ -59,7 +59,7 @@ export function describeAccountUpdates(ctx: SuiteContext): void {
       expect(await method("getUserByAccount")(account)).toMatchObject({ id: owner.id });
     });
 
-    it("leaves the user's other accounts at the same provider alone", async () => {
+    extensionTest(ctx, ["updateAccount", "getAccount"], "leaves the user's other accounts at the same provider alone", async () => {
       const user = await createdUser();
       const [first, second] = [sampleAccount(user.id), sampleAccount(user.id)];
       await method("linkAccount")(first);
@@ -72,7 +72,7 @@ export function describeAccountUpdates(ctx: SuiteContext): void {
       });
     });
 
-    it("loses none of several concurrent updates of different fields", async () => {
+    extensionTest(ctx, ["updateAccount", "getAccount"], "loses none of several concurrent updates of different fields", async () => {
       const user = await createdUser();
       const account = sampleAccount(user.id);
       await method("linkAccount")(account);
@@ -93,7 +93,7 @@ export function describeAccountUpdates(ctx: SuiteContext): void {
       expect(await method("getAccount")(providerAccountId, provider)).toMatchObject(changes);
     });
 
-    it("answers null for an account that is not linked, and links none", async () => {
+    extensionTest(ctx, ["updateAccount", "getAccount"], "answers null for an account that is not linked, and links none", async () => {
       const update = { provider: "example-oidc", providerAccountId: `sub-${unique()}`, access_token: "at" };
       expect(await method("updateAccount")(update)).toBeNull();
       expect(await method("getAccount")(update.providerAccountId, update.provider)).toBeNull();

@@ -12,8 +12,9 @@ export function describeCreateUserAndLinkAccount(ctx: SuiteContext): void {
     return adapter?.createUserAndLinkAccount?.bind(adapter);
   };
 
+  // Checked wherever the adapter has it, whatever the level: an adapter that offers it must keep its promise.
   describe("createUserAndLinkAccount (optional extension)", () => {
-    it("creates the user and links the account together", async ({ skip }) => {
+    it("extension createUserAndLinkAccount: creates the user and links the account together", async ({ skip }) => {
       const createAndLink = extension();
       if (!createAndLink) return skip("not implemented by this adapter");
       const input = sampleUser();
@@ -28,7 +29,7 @@ export function describeCreateUserAndLinkAccount(ctx: SuiteContext): void {
       });
     });
 
-    it("assigns an id when the user has none and links the account to it", async ({ skip }) => {
+    it("extension createUserAndLinkAccount: assigns an id when the user has none and links the account to it", async ({ skip }) => {
       const createAndLink = extension();
       if (!createAndLink) return skip("not implemented by this adapter");
       const { id: _omitted, ...input } = sampleUser();
@@ -38,7 +39,7 @@ export function describeCreateUserAndLinkAccount(ctx: SuiteContext): void {
       expect(await method("getUserByAccount")(account)).toMatchObject({ id: created.id });
     });
 
-    it("creates no user when the account cannot be linked", async ({ skip }) => {
+    it("extension createUserAndLinkAccount: creates no user when the account cannot be linked", async ({ skip }) => {
       const createAndLink = extension();
       if (!createAndLink) return skip("not implemented by this adapter");
       const owner = await createdUser();
@@ -48,7 +49,7 @@ export function describeCreateUserAndLinkAccount(ctx: SuiteContext): void {
       const newcomer = sampleUser();
       await expect(createAndLink(newcomer, account)).rejects.toThrow();
       expect(await method("getUser")(newcomer.id)).toBeNull();
-      expect(await method("getUserByEmail")(newcomer.email)).toBeNull();
+      expect(await method("getUserByEmail")(newcomer.email!)).toBeNull();
       expect(await method("getUserByAccount")(account)).toMatchObject({ id: owner.id });
     });
   });

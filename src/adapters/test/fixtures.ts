@@ -65,12 +65,25 @@ export function sampleToken(overrides: Partial<VerificationToken> = {}): Verific
   };
 }
 
+/**
+ * A credential id as the core stores it: standard, padded base64 (the spec's form, and Auth.js's) of
+ * 32 random bytes, led by bytes that spell `+` and `/`, so every sample carries the characters a
+ * store might mangle: `+`, `/` and a trailing `=`.
+ */
+export function sampleCredentialId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  bytes.set([0xfb, 0xff]);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
 export function sampleAuthenticator(
   userId: string,
   overrides: Partial<AdapterAuthenticator> = {},
 ): AdapterAuthenticator {
   return {
-    credentialID: `cred-${unique()}`,
+    credentialID: sampleCredentialId(),
     credentialPublicKey: "pQECAyYgASFYIFtR2Wgr2xWQAHRm3a3u5i4zBrm0rX3Kn7rM8sSlwFXPIlggyT1E3FS0Rb1BsTQ2",
     counter: 0,
     credentialDeviceType: "multiDevice",

@@ -1,13 +1,23 @@
 /**
- * The adapter conformance suite: one call registers vitest tests that check an adapter against the
- * spec's contract and appauth's stricter rules (single-use, identifier-bound verification tokens; Dates
- * as Dates; snake_case OAuth values as stored) and appauth's extensions (atomic create-user-and-link;
- * account updates; leases; sessions linked to their provider sign-in). Every adapter that ships
- * with appauth passes it, and a third-party adapter can run it in its own test suite:
+ * The adapter conformance suite: one call registers vitest tests that check an adapter. Every test's
+ * title says what it checks, so an adapter author sees what is required and what is optional:
+ *
+ * - `Auth.js contract: …` — what every Auth.js adapter does; the published `@auth/*` adapters pass it.
+ *   `Auth.js contract (optional getAccount): …` needs a method that is optional in Auth.js (getAccount,
+ *   unlinkAccount, deleteUser, the WebAuthn authenticator methods).
+ * - `appauth rule: …` — appauth's stricter rules: the adapter keeps the ids it is given; a second user
+ *   with the same email, a second link of a provider account, a second authenticator with the same
+ *   credential id are refused; one of two concurrent uses of a verification token wins; extra fields
+ *   are tolerated; returned records are copies; updating an unknown session answers null.
+ * - `extension m: …` — appauth's extensions: atomic create-user-and-link, account updates and leases
+ *   (token refresh across processes), sessions linked to their provider sign-in (back-channel logout).
  *
  * ```ts
  * import { runAdapterConformance } from "appauth/adapters/test";
+ * // Everything appauth's own adapters pass:
  * runAdapterConformance("my adapter", { adapter: () => MyAdapter(db), teardown: () => db.close() });
+ * // An Auth.js adapter: the contract, its optional methods and the extensions where implemented:
+ * runAdapterConformance("my Auth.js adapter", { contract: "authjs", adapter: () => MyAuthjsAdapter(db) });
  * ```
  *
  * Tests share one store and never clean up after themselves: every record they write is unique.
@@ -19,15 +29,18 @@ import type { ExtendedAdapter } from "../extensions.js";
 import { describeAccountUpdates } from "./account-updates.js";
 import { describeAccounts } from "./accounts.js";
 import { describeAuthenticators } from "./authenticators.js";
-import type { Bound, Method, SuiteContext } from "./context.js";
+import type { Bound, ConformanceLevel, ExtensionChecks, Method, SuiteContext } from "./context.js";
 import { describeCreateUserAndLinkAccount } from "./create-and-link.js";
 import { describeDeleteUser } from "./delete-user.js";
 import { sampleUser } from "./fixtures.js";
 import { describeLeases } from "./leases.js";
+import { describeRateLimits } from "./rate-limits.js";
 import { describeSessionLinks } from "./session-links.js";
 import { describeSessions } from "./sessions.js";
 import { describeUsers } from "./users.js";
 import { describeVerificationTokens } from "./verification-tokens.js";
+
+export type { ConformanceLevel } from "./context.js";
 
 export {
   daysFromNow,
@@ -49,19 +62,34 @@ export interface AdapterConformanceOptions {
   /** When set, the suite is registered but skipped, and this reason shows in the report. */
   skip?: string;
   /**
+   * What is checked. `"appauth"` (default): the Auth.js contract with its optional methods required,
+   * appauth's stricter rules, and the extensions. `"authjs"`: the Auth.js contract only; a test that
+   * needs an optional Auth.js method is skipped when the adapter lacks it, appauth's rules are listed
+   * as skipped, and the extensions are checked where the adapter implements them.
+   */
+  contract?: ConformanceLevel;
+  /**
    * Check appauth's extensions that token refresh and back-channel logout use (updateAccount,
    * acquireLease/releaseLease, sessions linked to their sign-in with deleteSessionsByAccount).
-   * Default true; an adapter that does not offer them sets false (the core then refreshes within one
-   * process only, and back-channel logout cannot be configured).
+   * true: required, a missing one fails (the default at the `appauth` level). false: not checked (the
+   * core then refreshes within one process only, and back-channel logout cannot be configured).
+   * The rate limiter's counters (hitRateLimit/resetRateLimit) are checked where the adapter has them, at every level.
    */
   extensions?: boolean;
 }
 
+function extensionChecks(options: AdapterConformanceOptions): ExtensionChecks {
+  if (options.extensions === false) return "off";
+  if (options.extensions === true || options.contract !== "authjs") return "required";
+  return "when-present";
+}
+
 /**
  * Registers the conformance tests for one adapter under `describe(name)`. Every contract method is
- * exercised; a missing one fails its tests with a message naming it. So are the extensions
+ * exercised; a missing required one fails its tests with a message naming it. The extensions
  * `updateAccount`, `acquireLease`, `releaseLease` and `deleteSessionsByAccount`, which the core needs for
- * token refresh and back-channel logout; `createUserAndLinkAccount` is checked when the adapter has it.
+ * token refresh and back-channel logout, are required at the `appauth` level unless `extensions: false`;
+ * `createUserAndLinkAccount` is checked when the adapter has it. See the module's notes for the titles.
  */
 export function runAdapterConformance(name: string, options: AdapterConformanceOptions): void {
   if (options.skip !== undefined) {
@@ -73,6 +101,8 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
 
   let adapter: ExtendedAdapter | undefined;
   const ctx: SuiteContext = {
+    level: options.contract ?? "appauth",
+    extensions: extensionChecks(options),
     adapter: () => adapter,
     method<M extends Method>(m: M): Bound<M> {
       if (!adapter) throw new Error(`${name}: the adapter was not built (did setup fail?)`);
@@ -101,10 +131,9 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeAuthenticators(ctx);
     describeDeleteUser(ctx);
     describeCreateUserAndLinkAccount(ctx);
-    if (options.extensions !== false) {
-      describeAccountUpdates(ctx);
-      describeSessionLinks(ctx);
-      describeLeases(ctx);
-    }
+    describeAccountUpdates(ctx);
+    describeSessionLinks(ctx);
+    describeLeases(ctx);
+    describeRateLimits(ctx);
   });
 }

@@ -2,9 +2,9 @@
  * Sessions linked to the provider sign-in behind them (provider, providerAccountId, providerSessionId),
  * and the deleteSessionsByAccount extension a back-channel logout ends them with.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { AdapterSession } from "../../types.js";
-import { attempt, type SuiteContext } from "./context.js";
+import { attempt, extensionTest, type SuiteContext } from "./context.js";
 import { sampleSession, unique } from "./fixtures.js";
 
 export function describeSessionLinks(ctx: SuiteContext): void {
@@ -21,7 +21,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
   }
 
   describe("session links and deleteSessionsByAccount (extension)", () => {
-    it("stores the provider sign-in behind a session and reads it back", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "stores the provider sign-in behind a session and reads it back", async () => {
       const link = { provider: `idp-${unique()}`, providerAccountId: `sub-${unique()}`, providerSessionId: `sid-${unique()}` };
       const created = await linkedSession(link);
       expect(created).toMatchObject(link);
@@ -31,7 +31,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       });
     });
 
-    it("reads a session created without a provider sign-in with none", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "reads a session created without a provider sign-in with none", async () => {
       const created = await linkedSession({});
       const found = await method("getSessionAndUser")(created.sessionToken);
       expect(found?.session.provider ?? null).toBeNull();
@@ -39,7 +39,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       expect(found?.session.providerSessionId ?? null).toBeNull();
     });
 
-    it("deletes every session of a provider account, and only those", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "deletes every session of a provider account, and only those", async () => {
       const provider = `idp-${unique()}`;
       const sub = `sub-${unique()}`;
       const user = await createdUser();
@@ -60,7 +60,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       for (const session of others) expect(await alive(session)).toBe(true);
     });
 
-    it("deletes the sessions of one provider session, and keeps the account's others", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "deletes the sessions of one provider session, and keeps the account's others", async () => {
       const provider = `idp-${unique()}`;
       const [sub, sid] = [`sub-${unique()}`, `sid-${unique()}`];
       const user = await createdUser();
@@ -75,7 +75,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       for (const session of kept) expect(await alive(session)).toBe(true);
     });
 
-    it("deletes only the sessions matching both the account and the provider session when given both", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "deletes only the sessions matching both the account and the provider session when given both", async () => {
       const provider = `idp-${unique()}`;
       const [sub, sid] = [`sub-${unique()}`, `sid-${unique()}`];
       const ended = await linkedSession({ provider, providerAccountId: sub, providerSessionId: sid });
@@ -92,13 +92,13 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       expect(await method("deleteSessionsByAccount")(filter)).toBe(0);
     });
 
-    it("answers 0 when no session matches", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "answers 0 when no session matches", async () => {
       const provider = `idp-${unique()}`;
       expect(await method("deleteSessionsByAccount")({ provider, providerAccountId: `sub-${unique()}` })).toBe(0);
       expect(await method("deleteSessionsByAccount")({ provider, providerSessionId: `sid-${unique()}` })).toBe(0);
     });
 
-    it("does not count a session that was deleted already", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "does not count a session that was deleted already", async () => {
       const link = { provider: `idp-${unique()}`, providerAccountId: `sub-${unique()}`, providerSessionId: `sid-${unique()}` };
       const session = await linkedSession(link);
       await method("deleteSession")(session.sessionToken);
@@ -106,7 +106,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       expect(await method("deleteSessionsByAccount")({ provider: link.provider, providerSessionId: link.providerSessionId })).toBe(0);
     });
 
-    it("still finds a session after its expiry was extended", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "still finds a session after its expiry was extended", async () => {
       const link = { provider: `idp-${unique()}`, providerAccountId: `sub-${unique()}` };
       const session = await linkedSession(link);
       await method("updateSession")({ sessionToken: session.sessionToken, expires: new Date(Date.now() + 90 * 86_400_000) });
@@ -114,7 +114,7 @@ export function describeSessionLinks(ctx: SuiteContext): void {
       expect(await alive(session)).toBe(false);
     });
 
-    it("refuses a filter that names neither an account nor a provider session, and deletes nothing", async () => {
+    extensionTest(ctx, ["deleteSessionsByAccount"], "refuses a filter that names neither an account nor a provider session, and deletes nothing", async () => {
       const provider = `idp-${unique()}`;
       const session = await linkedSession({ provider, providerAccountId: `sub-${unique()}` });
       await expect(attempt(() => method("deleteSessionsByAccount")({ provider }))).rejects.toThrow(TypeError);

@@ -1,13 +1,13 @@
 /** Database sessions: the joined read, extending, deleting. */
-import { describe, expect, it } from "vitest";
-import { attempt, expectSameInstant, type SuiteContext } from "./context.js";
+import { describe, expect } from "vitest";
+import { attempt, contractTest, expectSameInstant, ruleTest, type SuiteContext } from "./context.js";
 import { daysFromNow, sampleSession, unique } from "./fixtures.js";
 
 export function describeSessions(ctx: SuiteContext): void {
   const { method, createdUser } = ctx;
 
   describe("sessions", () => {
-    it("creates a session and reads it back joined with its user", async () => {
+    contractTest(ctx, "creates a session and reads it back joined with its user", async () => {
       const user = await createdUser();
       const session = sampleSession(user.id);
       const created = await method("createSession")(session);
@@ -21,11 +21,11 @@ export function describeSessions(ctx: SuiteContext): void {
       expectSameInstant(found?.user.emailVerified, user.emailVerified as Date);
     });
 
-    it("answers null for an unknown session token", async () => {
+    contractTest(ctx, "answers null for an unknown session token", async () => {
       expect(await method("getSessionAndUser")(`st-${unique()}`)).toBeNull();
     });
 
-    it("extends a session's expiry", async () => {
+    contractTest(ctx, "extends a session's expiry", async () => {
       const user = await createdUser();
       const session = sampleSession(user.id, { expires: daysFromNow(1) });
       await method("createSession")(session);
@@ -40,12 +40,12 @@ export function describeSessions(ctx: SuiteContext): void {
       expect(found?.user.id).toBe(user.id);
     });
 
-    it("answers null or undefined when updating an unknown session", async () => {
+    ruleTest(ctx, "answers null or undefined when updating an unknown session", async () => {
       const result = await method("updateSession")({ sessionToken: `st-${unique()}`, expires: daysFromNow(1) });
       expect(result ?? null).toBeNull();
     });
 
-    it("deletes a session so it can no longer be read", async () => {
+    contractTest(ctx, "deletes a session so it can no longer be read", async () => {
       const user = await createdUser();
       const session = sampleSession(user.id);
       await method("createSession")(session);
@@ -54,11 +54,11 @@ export function describeSessions(ctx: SuiteContext): void {
       expect(await method("getUser")(user.id)).toMatchObject({ id: user.id });
     });
 
-    it("deletes an unknown session without failing", async () => {
+    contractTest(ctx, "deletes an unknown session without failing", async () => {
       await expect(attempt(() => method("deleteSession")(`st-${unique()}`))).resolves.not.toThrow();
     });
 
-    it("keeps the other sessions of a user when one is deleted", async () => {
+    contractTest(ctx, "keeps the other sessions of a user when one is deleted", async () => {
       const user = await createdUser();
       const [first, second] = [sampleSession(user.id), sampleSession(user.id)];
       await method("createSession")(first);

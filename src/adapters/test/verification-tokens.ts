@@ -1,13 +1,13 @@
 /** Verification tokens: single use, bound to their identifier, one winner under concurrency. */
-import { describe, expect, it } from "vitest";
-import { expectSameInstant, type SuiteContext } from "./context.js";
+import { describe, expect } from "vitest";
+import { contractTest, expectSameInstant, ruleTest, type SuiteContext } from "./context.js";
 import { sampleToken, unique } from "./fixtures.js";
 
 export function describeVerificationTokens(ctx: SuiteContext): void {
   const { method } = ctx;
 
   describe("verification tokens", () => {
-    it("stores a token and returns it once, with its expiry as a Date", async () => {
+    contractTest(ctx, "stores a token and returns it once, with its expiry as a Date", async () => {
       const token = sampleToken();
       const created = await method("createVerificationToken")(token);
       if (created) expect(created).toMatchObject({ identifier: token.identifier, token: token.token });
@@ -18,12 +18,12 @@ export function describeVerificationTokens(ctx: SuiteContext): void {
       expect(await method("useVerificationToken")({ identifier: token.identifier, token: token.token })).toBeNull();
     });
 
-    it("answers null for an unknown token", async () => {
+    contractTest(ctx, "answers null for an unknown token", async () => {
       const token = sampleToken();
       expect(await method("useVerificationToken")(token)).toBeNull();
     });
 
-    it("binds a token to its identifier: another identifier gets null and does not consume it", async () => {
+    contractTest(ctx, "binds a token to its identifier: another identifier gets null and does not consume it", async () => {
       const token = sampleToken();
       await method("createVerificationToken")(token);
       const wrong = await method("useVerificationToken")({ identifier: `eve.${unique()}@example.com`, token: token.token });
@@ -32,7 +32,7 @@ export function describeVerificationTokens(ctx: SuiteContext): void {
       expect(right).toMatchObject({ identifier: token.identifier, token: token.token });
     });
 
-    it("keeps tokens of the same identifier apart", async () => {
+    contractTest(ctx, "keeps tokens of the same identifier apart", async () => {
       const first = sampleToken();
       const second = sampleToken({ identifier: first.identifier });
       await method("createVerificationToken")(first);
@@ -41,7 +41,7 @@ export function describeVerificationTokens(ctx: SuiteContext): void {
       expect(await method("useVerificationToken")(second)).toMatchObject({ token: second.token });
     });
 
-    it("lets exactly one of two concurrent uses of a token win", async () => {
+    ruleTest(ctx, "lets exactly one of two concurrent uses of a token win", async () => {
       const token = sampleToken();
       await method("createVerificationToken")(token);
       const params = { identifier: token.identifier, token: token.token };

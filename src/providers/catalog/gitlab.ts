@@ -31,11 +31,19 @@ export interface GitLabProfile extends Profile {
   auth_time?: number;
 }
 
+/** GitLab's options: any provider option, plus Auth.js's `baseUrl` for a self-managed instance. */
+export type GitLabUserConfig<P extends GitLabProfile = GitLabProfile> = OAuthUserConfig<P> & {
+  /** A self-managed GitLab, e.g. `https://gitlab.example.com` (as in Auth.js); the same as giving it as `issuer`. */
+  baseUrl?: string | URL;
+};
+
 /**
  * GitLab as a sign-in provider (`AUTH_GITLAB_ID`, `AUTH_GITLAB_SECRET`). Options win;
- * `authorization.params` merge with the default scope.
+ * `authorization.params` merge with the default scope. `issuer` wins over `baseUrl`.
  */
-export default function GitLab<P extends GitLabProfile = GitLabProfile>(options: OAuthUserConfig<P> = {}): OIDCConfig<P> {
+export default function GitLab<P extends GitLabProfile = GitLabProfile>(options: GitLabUserConfig<P> = {}): OIDCConfig<P> {
+  const { baseUrl, ...rest } = options;
+  const issuer = withoutTrailingSlash(rest.issuer ?? (baseUrl === undefined ? undefined : String(baseUrl)));
   const defaults: OIDCConfig<P> = {
     id: "gitlab",
     name: "GitLab",
@@ -52,7 +60,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(options:
     },
     style: { brandColor: "#fc6d26", logo: gitlabLogo },
   };
-  return withUserOptions(defaults, { ...options, issuer: withoutTrailingSlash(options.issuer) }, options);
+  return withUserOptions(defaults, { ...rest, issuer }, options);
 }
 
 export { GitLab };

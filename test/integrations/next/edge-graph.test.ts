@@ -24,8 +24,11 @@ interface Graph {
   packages: Map<string, string>;
 }
 
-/** Every module reachable from `entry` (a repository path), following `.js` imports to their `.ts` sources. */
-function importGraph(entry: string): Graph {
+/**
+ * Every module reachable from `entry` (a repository path), following `.js` imports to their `.ts`
+ * sources; with `dynamic: false`, only what loads before any `import()` runs.
+ */
+function importGraph(entry: string, { dynamic = true } = {}): Graph {
   const graph: Graph = { files: new Set(), packages: new Map() };
   const visit = (file: string) => {
     if (graph.files.has(file)) return;
@@ -33,7 +36,7 @@ function importGraph(entry: string): Graph {
     const source = readFileSync(join(ROOT, file), "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
     const specifiers = [
       ...[...source.matchAll(STATIC)].filter((m) => !m[1]).map((m) => m[2]!),
-      ...[...source.matchAll(DYNAMIC)].map((m) => m[1]!),
+      ...(dynamic ? [...source.matchAll(DYNAMIC)].map((m) => m[1]!) : []),
     ];
     for (const specifier of specifiers) {
       if (!specifier.startsWith(".")) {
@@ -66,8 +69,10 @@ describe("the module graph of appauth/next (what the middleware bundle holds)", 
     expect([...graph.packages.keys()].filter((p) => forbidden.some((f) => p === f || p.startsWith(`${f}/`)))).toEqual([]);
   });
 
-  it("imports only Next's own modules and the core's runtime dependencies", () => {
-    expect([...graph.packages.keys()].filter((p) => !/^(next\/(server|headers|navigation)\.js$|xstate$|jose$|oauth4webapi$|zod$)/.test(p))).toEqual([]);
+  // Bare `next/...` specifiers: Turbopack resolves only those to the modules of the running layer;
+  // `next/navigation.js` sends it to a vendored file it cannot find.
+  it("imports only Next's own modules, by their bare names, and the core's runtime dependencies", () => {
+    expect([...graph.packages.keys()].filter((p) => !/^(next\/(server|headers|navigation)$|xstate$|jose$|oauth4webapi$|zod$)/.test(p))).toEqual([]);
   });
 });
 
@@ -82,5 +87,24 @@ describe("WebAuthn providers carry the ceremony's implementation", () => {
     expect(response.status).toBe(500);
     const logged = config.logger.entries.map((e) => String(e.message[0]));
     expect(logged.some((m) => m.includes("WebAuthn() or Passkey()"))).toBe(true);
+  });
+});
+
+describe("what a cold start loads before its first GET /session (issue 19)", () => {
+  const graph = importGraph("src/index.ts", { dynamic: false });
+
+  it("reaches the session flows and the config validation", () => {
+    expect(graph.files).toContain("src/flows/session.ts");
+    expect(graph.files).toContain("src/config/schema.ts");
+  });
+
+  it("leaves the sign-in flows, the token refresh and the OAuth client to the requests that use them", () => {
+    for (const file of ["src/flows/oauth.ts", "src/flows/email.ts", "src/flows/webauthn.ts", "src/flows/signout.ts", "src/flows/token-refresh.ts", "src/oauth/client.ts"]) {
+      expect(graph.files).not.toContain(file);
+    }
+  });
+
+  it("imports no JOSE, OAuth, WebAuthn or schema library, only xstate", () => {
+    expect([...graph.packages.keys()].filter((p) => !p.startsWith("node:"))).toEqual(["xstate"]);
   });
 });

@@ -34,6 +34,22 @@ runAdapterConformance("RedisAdapter", {
   },
 });
 
+// A shared Redis is often used through a client whose own keyPrefix keeps each application apart:
+// the adapter must work the same there, the scripts that build keys on the server included.
+const clientPrefix = `${runId()}:`;
+runAdapterConformance("RedisAdapter on a client with a keyPrefix", {
+  skip,
+  adapter: () => {
+    const client = new Redis(REDIS_URL, { keyPrefix: clientPrefix });
+    clients.push(client);
+    return RedisAdapter(client, { prefix: "app:" });
+  },
+  async teardown() {
+    await cleanUp(clientPrefix);
+    for (const client of clients.splice(0)) client.disconnect();
+  },
+});
+
 (skip === undefined ? describe : describe.skip)("RedisAdapter: Redis specifics", () => {
   const prefix = `${runId()}:`;
   let client: Redis;

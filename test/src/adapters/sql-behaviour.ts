@@ -15,7 +15,7 @@ import {
 import { detectDialect } from "../../../src/adapters/sql/dialect.js";
 import type { ScratchDatabase, SqlTarget } from "./servers.js";
 
-const MIGRATIONS = ["0001_initial", "0002_session_links_and_leases"];
+const MIGRATIONS = ["0001_initial", "0002_session_links_and_leases", "0003_rate_limits"];
 
 /** A migrator over the adapter's migrations, for moving a schema to a given one. */
 function migrator(db: AnyKysely, tablePrefix: string): Migrator {
@@ -142,6 +142,23 @@ export function describeSqlAdapter(name: string, target: SqlTarget, skip: string
       const keys = (await db.selectFrom(tableNames().leases).select("key").execute()).map((row) => row.key);
       expect(keys).not.toContain(spent);
       expect(keys).toEqual(expect.arrayContaining([live, next]));
+    });
+
+    it("counts a rate-limit hit in one statement (PostgreSQL, SQLite) and removes closed windows when one opens", async () => {
+      const queries: string[] = [];
+      const adapter = SqlAdapter(scratch.kysely((event) => queries.push(event.query.sql)));
+      const id = crypto.randomUUID();
+      expect((await adapter.hitRateLimit(`closed-${id}`, 1)).count).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      queries.length = 0;
+      expect((await adapter.hitRateLimit(`open-${id}`, 60_000)).count).toBe(1);
+      const counted = queries.filter((q) => !/^delete/i.test(q.trim()));
+      // MySQL has no RETURNING here: its upsert and read run in one transaction instead.
+      expect(counted.filter((q) => /^(insert|select)/i.test(q.trim()))).toHaveLength(queries.some((q) => /on duplicate key/i.test(q)) ? 2 : 1);
+      expect((await adapter.hitRateLimit(`open-${id}`, 60_000)).count).toBe(2);
+      const keys = (await db.selectFrom(tableNames().rateLimits).select("key").execute()).map((row) => row.key);
+      expect(keys).not.toContain(`closed-${id}`);
+      expect(keys).toContain(`open-${id}`);
     });
 
     it("deletes the sessions of a provider account in one statement", async () => {

@@ -72,18 +72,24 @@ describe("the secret from the environment", () => {
     expect(getRuntime(bareConfig({ secret: "c" }), { APPAUTH_SECRET: "a", AUTH_SECRET: "b" }).secrets).toEqual(["c"]);
   });
 
-  it("forms a rotation list with AUTH_SECRET_1..3, the main secret first", () => {
-    const env = { AUTH_SECRET: "new", AUTH_SECRET_1: "old1", AUTH_SECRET_2: "old2", AUTH_SECRET_3: "old3" };
-    expect(getRuntime(bareConfig(), env).secrets).toEqual(["new", "old1", "old2", "old3"]);
-    expect(getRuntime(bareConfig(), { AUTH_SECRET: "new", AUTH_SECRET_2: "old2" }).secrets).toEqual(["new", "old2"]);
+  it("forms a rotation list from AUTH_SECRET_3..1 then AUTH_SECRET, in the order Auth.js takes them", () => {
+    const env = { AUTH_SECRET: "s", AUTH_SECRET_1: "s1", AUTH_SECRET_2: "s2", AUTH_SECRET_3: "s3" };
+    expect(getRuntime(bareConfig(), env).secrets).toEqual(["s3", "s2", "s1", "s"]);
+    expect(getRuntime(bareConfig(), { AUTH_SECRET: "s", AUTH_SECRET_2: "s2" }).secrets).toEqual(["s2", "s"]);
   });
 
-  it("keeps sessions issued under AUTH_SECRET_2 readable, and re-issues them under AUTH_SECRET", async () => {
-    vi.stubEnv("AUTH_SECRET", "old2");
+  it("encrypts with the secret Auth.js would encrypt with, for the same environment", async () => {
+    const { setEnvDefaults } = await import("@auth/core");
+    const env = { AUTH_SECRET: "s", AUTH_SECRET_1: "s1", AUTH_SECRET_3: "s3" };
+    const theirs = { providers: [] } as { providers: []; secret?: string | string[] };
+    setEnvDefaults(env, theirs);
+    expect(getRuntime(bareConfig(), env).secrets).toEqual(theirs.secret);
+  });
+
+  it("keeps sessions issued under AUTH_SECRET readable once AUTH_SECRET_1 is added, and re-issues them under it", async () => {
+    vi.stubEnv("AUTH_SECRET", "old");
     const old = await signedInCookie(new TestClient(bareConfig()));
-    vi.stubEnv("AUTH_SECRET", "new");
-    vi.stubEnv("AUTH_SECRET_1", "old1");
-    vi.stubEnv("AUTH_SECRET_2", "old2");
+    vi.stubEnv("AUTH_SECRET_1", "new");
     const client = new TestClient(bareConfig());
     client.setCookie(SESSION_COOKIE, old);
     const response = await client.get("/session");
@@ -160,7 +166,9 @@ describe("AUTH_URL", () => {
     const response = await new TestClient(config).get("/session");
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ error: "Configuration" });
-    expect(String(config.logger.entries[0]?.message[0])).toContain("AUTH_URL");
+    expect(config.logger.entries.filter((e) => e.level === "error").map((e) => String(e.message[0]))).toEqual([
+      expect.stringContaining("AUTH_URL"),
+    ]);
   });
 });
 
@@ -231,7 +239,7 @@ describe("setEnvDefaults(env, config)", () => {
     setEnvDefaults(
       {
         AUTH_SECRET: "env-secret",
-        AUTH_SECRET_1: "older",
+        AUTH_SECRET_1: "newer",
         AUTH_URL: "https://app.example/api/auth",
         AUTH_TRUST_HOST: "true",
         AUTH_REDIRECT_PROXY_URL: "https://proxy.example/api/auth",
@@ -240,7 +248,7 @@ describe("setEnvDefaults(env, config)", () => {
     );
     expect(config).toEqual({
       providers: [],
-      secret: ["env-secret", "older"],
+      secret: ["newer", "env-secret"],
       trustHost: true,
       basePath: "/api/auth",
       redirectProxyUrl: "https://proxy.example/api/auth",

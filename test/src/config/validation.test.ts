@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AuthError, MissingAuthorize } from "../../../src/index.js";
+import { AuthError, InvalidConfiguration, MissingAuthorize } from "../../../src/index.js";
 import { getRuntime } from "../../../src/config/runtime.js";
+import { validateConfigShape } from "../../../src/config/schema.js";
 import type { AuthConfig } from "../../../src/types.js";
 import { BASE_URL, passwordProvider, recordingLogger, SECRET, testConfig } from "../../helpers/config.js";
 import { TestClient } from "../../helpers/test-client.js";
@@ -140,5 +141,52 @@ describe("a configuration fault seen through Auth", () => {
       expect(response.status).toBe(500);
       expect(response.headers.getSetCookie()).toEqual([]);
     }
+  });
+});
+
+describe("the messages of a refused configuration", () => {
+  // The wording users see, each problem on its own line in the order of the options (issue 19
+  // replaced the schema library; these are the messages it gave).
+  it.each([
+    [42, ["config: Invalid input: expected object, received number"]],
+    [{ ...base, session: { maxAge: -1.5 } }, ["session.maxAge: expected a whole number of seconds"]],
+    [{ ...base, session: { maxAge: -1e20 } }, ["session.maxAge: expected a whole number of seconds", "session.maxAge: expected a positive number of seconds"]],
+    [{ ...base, session: { updateAge: 0, maxAge: Infinity } }, ["session.maxAge: expected a number of seconds"]],
+    [{ ...base, session: { acceptAuthJsCookies: 1, generateSessionToken: 1 } }, ["session.generateSessionToken: expected a function", "session.acceptAuthJsCookies: expected true or false"]],
+    [{ ...base, session: "x" }, ["session: Invalid input: expected object, received string"]],
+    [{ ...base, providers: [{}] }, ["providers[0].id: expected a string", "providers[0].name: expected a string", "providers[0].type: expected one of oidc, oauth, email, credentials, webauthn"]],
+    [{ ...base, providers: [null] }, ["providers[0]: expected a provider object or a provider factory function"]],
+    [{ ...base, adapter: [] }, ["adapter: Invalid input: expected object, received array"]],
+    [{ ...base, basePath: new Date(0) }, ["basePath: Invalid input: expected string, received Date"]],
+    [{ ...base, basePath: Number.NaN }, ["basePath: Invalid input: expected string, received NaN"]],
+    [{ ...base, secret: ["s", 5] }, ["secret[1]: Invalid input: expected string, received number"]],
+    [{ ...base, secret: ["", ""] }, ["secret[0]: must not be empty", "secret[1]: must not be empty"]],
+    [{ ...base, secret: null }, ["secret: expected a non-empty string or a non-empty list of non-empty strings"]],
+    [{ ...base, cookies: { a: 1, b: 2, sessionToken: 5 } }, ["cookies.sessionToken: Invalid input: expected object, received number", 'cookies: Unrecognized keys: "a", "b"']],
+    [{ ...base, cookies: { sessionToken: undefined } }, ["cookies.sessionToken: Invalid input: expected object, received undefined"]],
+    [{ ...base, cookies: new Date(0) }, ["cookies: Invalid input: expected record, received Date"]],
+    [{ ...base, pages: { signIn: "HTTP://x", error: "https:/x" } }, ["pages.signIn: expected a path or an http(s) URL", "pages.error: expected a path or an http(s) URL"]],
+    [{ ...base, redirectProxyUrl: 5 }, ["redirectProxyUrl: expected an absolute URL"]],
+    [{ ...base, theme: { colorScheme: "blue", logo: 5 } }, ["theme.colorScheme: expected 'auto', 'dark' or 'light'", "theme.logo: Invalid input: expected string, received number"]],
+    [{ ...base, skipCSRFCheck: "x", experimental: { enableWebAuthn: 1 } }, ["experimental.enableWebAuthn: Invalid input: expected boolean, received number", "skipCSRFCheck: Invalid input: expected symbol, received string"]],
+  ])("refuses %j with these lines", (config, lines) => {
+    let thrown: unknown;
+    try {
+      validateConfigShape(config);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidConfiguration);
+    expect((thrown as Error).message).toBe(`Invalid appauth configuration:\n  ${lines.join("\n  ")}`);
+  });
+
+  it.each([
+    ["an empty base path below the root", { ...base, basePath: "/" }],
+    ["a proxy URL of another scheme, with spaces around", { ...base, redirectProxyUrl: " mailto:a@b " }],
+    ["an empty provider name", { ...base, providers: [{ id: "e", name: "", type: "credentials", authorize: () => null }] }],
+    ["the largest safe whole number of seconds", { ...base, session: { maxAge: Number.MAX_SAFE_INTEGER, updateAge: 0 } }],
+    ["an object of no plain prototype for a cookie's options", { ...base, cookies: { state: { options: new Date(0) } } }],
+  ])("accepts %s", (_what, config) => {
+    expect(() => getRuntime(config as AuthConfig, {})).not.toThrow();
   });
 });

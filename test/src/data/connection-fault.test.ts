@@ -13,6 +13,7 @@ import { startTestProvider, type TestProvider } from "../../helpers/oidc-provide
 import { TestClient } from "../../helpers/test-client.js";
 import { BASE_URL, oauthConfig, oidcProvider, setsSession, signInThroughOp } from "../oauth/fixtures.js";
 import { postgresAvailability, scratchPostgres, type ScratchDatabase } from "../adapters/servers.js";
+import { causeChain } from "./cause-chain.js";
 import { startCuttableProxy, type CuttableProxy } from "./cuttable-proxy.js";
 import { postgresAdapter, type AnyKysely, type OwnedSqlAdapter } from "../../../src/adapters/sql/index.js";
 import type { Adapter, AdapterUser } from "../../../src/types.js";
@@ -22,20 +23,8 @@ const skip = await postgresAvailability();
 /** What pg reports when its connection is gone, or cannot be made through the cut proxy. */
 const CONNECTION_LOST = /Connection terminated|not queryable|ECONNRESET|ECONNREFUSED|timeout/i;
 const USERS_INSERT = /insert into "users"/i;
-/** A fault of the server is reported to the browser as `Configuration`, on the error page (DESIGN §4). */
-const SERVER_FAULT = `${BASE_URL}/error?error=Configuration`;
-
-/** The messages of an error and of its causes (an AuthError keeps its cause in `cause.err`). */
-function causeChain(value: unknown): string[] {
-  const messages: string[] = [];
-  let current: unknown = value;
-  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
-    messages.push(current.message);
-    const cause = (current as { cause?: unknown }).cause;
-    current = cause instanceof Error ? cause : (cause as { err?: unknown } | undefined)?.err;
-  }
-  return messages;
-}
+/** A store fault is reported to the browser as itself, on the error page: never as the person's fault. */
+const SERVER_FAULT = `${BASE_URL}/error?error=StoreUnavailable`;
 
 /** The errors logged whose causes show the lost connection: their codes and message chains. */
 function connectionErrorsLogged(logger: RecordingLogger): { code: string; chain: string[] }[] {
@@ -172,7 +161,7 @@ type Variant = "in one transaction" | "without a transaction";
         expect(callback.headers.get("location")).toBe(SERVER_FAULT);
         expect(setsSession(callback)).toBe(false);
         expect(await client.session()).toBeNull();
-        expect(connectionErrorsLogged(logger).map(({ code }) => code)).toContain("CallbackRouteError");
+        expect(connectionErrorsLogged(logger).map(({ code }) => code)).toContain("StoreUnavailable");
 
         proxy.restore();
         expect(await rowsOf(person)).toEqual({ users: [], accounts: [] });
@@ -220,20 +209,21 @@ type Variant = "in one transaction" | "without a transaction";
     await direct.deleteFrom("users").where("id", "=", orphan).execute();
   });
 
-  it("answers a session read with null, not a 500, while the connection is down, and keeps the cookie for when it is back", async () => {
+  it("answers a session read with a typed 503, not a 500 or a sign-out, while the connection is down, and keeps the cookie for when it is back", async () => {
     const { logger, client, person } = await signedIn(adapterThroughProxy(), "database");
 
     const refusedBefore = proxy.refused;
     proxy.cut();
     // The first reads may meet a pooled connection that is already dead; once the pool has let go
-    // of those, a read has to connect anew and is refused. Every read answers null all the same.
+    // of those, a read has to connect anew and is refused. Every read answers the same typed 503.
     for (let read = 0; read < 5 && proxy.refused === refusedBefore; read++) {
       const response = await client.get("/session");
-      expect(response.status).toBe(200);
-      expect(await response.json()).toBeNull();
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await response.json()).toMatchObject({ error: "StoreUnavailable" });
     }
     expect(proxy.refused).toBeGreaterThan(refusedBefore);
-    expect(new Set(connectionErrorsLogged(logger).map(({ code }) => code))).toEqual(new Set(["SessionTokenError"]));
+    expect(new Set(connectionErrorsLogged(logger).map(({ code }) => code))).toEqual(new Set(["StoreUnavailable"]));
     // Not a rejected session, only an unreadable one: clearing the cookie would sign everyone out.
     expect(client.cookieNames()).toContain(SESSION_COOKIE);
 

@@ -88,7 +88,7 @@ function describeTwoInstances(storeName: string, skip: string | undefined, prepa
       const browserA: Jar = new Map();
       const signIn = await post(a, "/callback/credentials", browserA, {
         csrfToken: await csrf(a, browserA),
-        email: user.email,
+        email: user.email!,
         password: PASSWORD,
         callbackUrl: `${a.origin}/dashboard`,
       });
@@ -113,6 +113,33 @@ function describeTwoInstances(storeName: string, skip: string | undefined, prepa
 
       expect(await sessionOn(a, sessionCookie), a.stderr()).toBeNull();
       expect(await store!.adapter.getSessionAndUser!(issued!.value)).toBeNull();
+    });
+
+    it("share one password-guessing budget: 3 wrong passwords on A and 2 on B, then even the right one is refused on either", async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const target = await store!.adapter.createUser!({
+        id: crypto.randomUUID(),
+        name: "Grace Hopper",
+        email: `grace-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        emailVerified: null,
+        image: null,
+      });
+      const attempt = async (instance: Instance, password: string) => {
+        const browser: Jar = new Map();
+        const response = await post(instance, "/callback/credentials", browser, {
+          csrfToken: await csrf(instance, browser),
+          email: target.email!,
+          password,
+        });
+        expect(response.status, instance.stderr()).toBe(302);
+        return new URL(response.headers.get("location")!).searchParams.get("error");
+      };
+      const answers = [];
+      for (const instance of [a, a, a, b, b]) answers.push(await attempt(instance, "a wrong guess"));
+      expect(answers).toEqual(Array(5).fill("CredentialsSignin"));
+      // Each instance alone has seen at most 3: only the shared count refuses now, before authorize.
+      expect(await attempt(b, PASSWORD)).toBe("RateLimited");
+      expect(await attempt(a, PASSWORD)).toBe("RateLimited");
     });
   });
 }

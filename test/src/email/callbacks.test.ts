@@ -124,7 +124,7 @@ describe("the user an email sign-in leads to", () => {
     });
   });
 
-  it("is the existing user with that address, now with emailVerified set, and no second user appears", async () => {
+  it("is a new, verified user in place of an existing user nobody verified, who is removed (no pre-hijacked account)", async () => {
     const adapter = MemoryAdapter();
     const existing = await adapter.createUser({ id: "user-grace", email: "grace@example.test", emailVerified: null, name: "Grace" });
     const client = new TestClient(emailConfig({ smtp, adapter }));
@@ -132,10 +132,12 @@ describe("the user an email sign-in leads to", () => {
     await client.get(link.href);
 
     const user = await adapter.getUserByEmail("grace@example.test");
-    expect(user).toMatchObject({ id: existing.id, name: "Grace" });
+    expect(user?.id).not.toBe(existing.id);
     expect(user?.emailVerified).toBeInstanceOf(Date);
+    expect(await adapter.getUser(existing.id)).toBeNull();
     expect(await sessionEmail(client)).toBe("grace@example.test");
-    expect((await client.session()) as unknown).toMatchObject({ user: { name: "Grace", email: "grace@example.test" } });
+    // Nothing the unverified user carried, not even the name they chose, comes along.
+    expect((await client.session()) as unknown).toMatchObject({ user: { name: null, email: "grace@example.test" } });
   });
 
   it("keeps the date an existing user's address was first verified", async () => {
@@ -204,14 +206,20 @@ describe("the events of an email sign-in", () => {
     expect(seen[0]!.message).toMatchObject({ isNewUser: false });
   });
 
-  it("include updateUser when a link verifies the address of an existing user", async () => {
+  it("include unverifiedUserReplaced when a link proves the address of an existing user nobody verified", async () => {
     const adapter = MemoryAdapter();
     await adapter.createUser({ id: "user-unverified", email: "unverified@example.test", emailVerified: null });
+    const unverifiedUserReplaced = vi.fn();
     const updateUser = vi.fn();
-    const client = new TestClient(emailConfig({ smtp, adapter, config: { events: { updateUser } } }));
+    const client = new TestClient(emailConfig({ smtp, adapter, config: { events: { unverifiedUserReplaced, updateUser } } }));
     await client.get((await mailedLink(client, smtp, "unverified@example.test")).link.href);
-    expect(updateUser).toHaveBeenCalledOnce();
-    expect(updateUser.mock.calls[0]![0]).toMatchObject({ user: { id: "user-unverified", emailVerified: expect.any(Date) } });
+    expect(unverifiedUserReplaced).toHaveBeenCalledOnce();
+    expect(unverifiedUserReplaced.mock.calls[0]![0]).toMatchObject({
+      previousUser: { id: "user-unverified", emailVerified: null },
+      user: { email: "unverified@example.test", emailVerified: expect.any(Date) },
+      account: { type: "email", providerAccountId: "unverified@example.test" },
+    });
+    expect(updateUser).not.toHaveBeenCalled();
   });
 
   it("are not sent for a link that is refused", async () => {
@@ -226,15 +234,16 @@ describe("the events of an email sign-in", () => {
 });
 
 describe("the verify-request page", () => {
-  it("is where a link request lands, and renders as a page telling the person to check their email", async () => {
+  it("is where a link request lands, and renders as a page telling the person to check their email at the address it went to", async () => {
     const client = new TestClient(emailConfig({ smtp }));
-    const response = await requestLink(client, "page@example.test");
+    const response = await requestLink(client, "  Page@Example.test ");
     const page = await client.get(location(response).href);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await page.text();
     expect(html).toContain("<h1>Check your email</h1>");
-    expect(html).toContain("A sign in link has been sent to your email address.");
+    // The address as normalised, which is the one the mail went to.
+    expect(html).toContain('A sign in link has been sent to</p><p class="email-line"><span class="email">page@example.test</span>');
     await smtp.waitForMessage("page@example.test");
   });
 

@@ -127,7 +127,7 @@ describe("a link that cannot be sent", () => {
     expect(await page.text()).not.toContain("secret-internal-detail");
   });
 
-  it("sends nothing when the token cannot be stored, and answers Configuration", async () => {
+  it("sends nothing when the token cannot be stored, and answers StoreUnavailable (a fault of the store, not of the address)", async () => {
     smtp.clear();
     const base = MemoryAdapter();
     const adapter = {
@@ -135,7 +135,7 @@ describe("a link that cannot be sent", () => {
       createVerificationToken: () => Promise.reject(new Error("the database is read-only")),
     };
     const config = emailConfig({ smtp, adapter });
-    expectErrorRedirect(await requestLink(new TestClient(config), "readonly@example.test"), "Configuration");
+    expectErrorRedirect(await requestLink(new TestClient(config), "readonly@example.test"), "StoreUnavailable");
     expect(smtp.recipientsSeen).toEqual([]);
     expect(config.logger.entries.some((e) => e.level === "error" && errorsIn(e).some((x) => /read-only/.test(String(x))))).toBe(true);
   });

@@ -62,11 +62,13 @@ describe("signing in with credentials", () => {
     expect(request.url).toBe(`${BASE_URL}/callback/credentials`);
   });
 
-  it("sends a refused sign-in (authorize returns null) back to the sign-in page with code=credentials, without a session", async () => {
+  it("sends a refused sign-in (authorize returns null) back to the sign-in page with code=credentials and the username, never the password, without a session", async () => {
     const client = new TestClient(testConfig());
     const response = await client.signIn(ADA_USERNAME, "wrong password");
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe(`${BASE_URL}/signin?error=CredentialsSignin&code=credentials`);
+    expect(response.headers.get("location")).toBe(
+      `${BASE_URL}/signin?error=CredentialsSignin&code=credentials&provider=credentials&username=${ADA_USERNAME}`,
+    );
     expect(setCookieNamed(response, SESSION_COOKIE)).toBeUndefined();
     expect(await client.session()).toBeNull();
   });
@@ -87,7 +89,9 @@ describe("signing in with credentials", () => {
     expect(target.searchParams.get("error")).toBe("CredentialsSignin");
     expect(target.searchParams.get("code")).toBe("locked");
     expect(setCookieNamed(response, SESSION_COOKIE)).toBeUndefined();
-    expect(config.logger.codes("error")).toContain("CredentialsSignin");
+    // A refused password is the person's mistake: a warning, not an error.
+    expect(config.logger.codes("warn")).toContain("CredentialsSignin");
+    expect(config.logger.codes("error")).not.toContain("CredentialsSignin");
   });
 
   it("shows the sign-in page with the refusal, so the person can try again", async () => {
@@ -137,7 +141,9 @@ describe("signing in with credentials", () => {
       headers: { "X-Auth-Return-Redirect": "1" },
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ url: `${BASE_URL}/signin?error=CredentialsSignin&code=credentials` });
+    expect(await response.json()).toEqual({
+      url: `${BASE_URL}/signin?error=CredentialsSignin&code=credentials&provider=credentials&username=${ADA_USERNAME}`,
+    });
   });
 
   it("reads credentials posted as JSON as well as form fields", async () => {

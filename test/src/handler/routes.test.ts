@@ -176,7 +176,8 @@ describe("pages", () => {
     const client = new TestClient(testConfig());
     expect((await client.get("/error?error=AccessDenied")).status).toBe(403);
     expect((await client.get("/error?error=Verification")).status).toBe(403);
-    expect((await client.get("/error?error=Configuration")).status).toBe(500);
+    // Shown from the query, Configuration is no fault of this request: 400, not 500.
+    expect((await client.get("/error?error=Configuration")).status).toBe(400);
     expect((await client.get("/error?error=SomethingMadeUp")).status).toBe(400);
     expect((await client.get("/error")).status).toBe(400);
   });
@@ -185,5 +186,25 @@ describe("pages", () => {
     const response = await new TestClient(testConfig()).get("/verify-request");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
+  });
+});
+
+describe("the JSON routes' cache headers", () => {
+  it("add Expires: 0 and Pragma: no-cache to Cache-Control, as Auth.js does, for caches that predate it", async () => {
+    const client = new TestClient(testConfig());
+    await client.signIn("ada", "correct horse battery staple");
+    for (const path of ["/session", "/csrf", "/providers"]) {
+      const response = await client.get(path);
+      expect([path, response.headers.get("cache-control"), response.headers.get("expires"), response.headers.get("pragma")]).toEqual([
+        path,
+        "private, no-cache, no-store",
+        "0",
+        "no-cache",
+      ]);
+    }
+    const redirect = await client.signOut();
+    expect(redirect.status).toBe(302);
+    const fetched = await client.post("/signout", { csrfToken: await client.csrf() }, { headers: { "X-Auth-Return-Redirect": "1" } });
+    expect([fetched.headers.get("expires"), fetched.headers.get("pragma")]).toEqual(["0", "no-cache"]);
   });
 });

@@ -67,6 +67,26 @@ describe.each(["jwt", "database"] as const)("users and accounts with the %s sess
     expect(events.signIn.mock.calls[0]![0]).toMatchObject({ user: { id: user!.id }, isNewUser: true });
   });
 
+  it("stores people whose provider gives no address with email null (as Auth.js does), any number of them", async () => {
+    const { adapter, config } = setup();
+    const createUser = vi.spyOn(adapter, "createUserAndLinkAccount");
+    op.accounts.set("nomail-1", { name: "First Private" });
+    op.accounts.set("nomail-2", { name: "Second Private" });
+    try {
+      for (const accountId of ["nomail-1", "nomail-2"]) {
+        const client = browser(config);
+        const callback = await signInThroughOp(op, client, { accountId });
+        expect(setsSession(callback)).toBe(true);
+      }
+      expect(createUser.mock.calls.map(([user]) => user.email)).toEqual([null, null]);
+      const users = await Promise.all(["nomail-1", "nomail-2"].map((id) => adapter.getUserByAccount({ provider: "oidc", providerAccountId: id })));
+      expect(users.map((user) => user?.email)).toEqual([null, null]);
+    } finally {
+      op.accounts.delete("nomail-1");
+      op.accounts.delete("nomail-2");
+    }
+  });
+
   it("finds the same user on a second sign-in, creating nothing", async () => {
     const { adapter, events, config } = setup();
     await signInThroughOp(op, browser(config));
@@ -159,14 +179,21 @@ describe.each(["jwt", "database"] as const)("users and accounts with the %s sess
       expect(events.linkAccount).toHaveBeenCalledOnce();
     });
 
-    it("refuses with OAuthAccountNotLinked when the existing user's email was never verified", async () => {
-      const { adapter, config } = setup({ providers: [{ allowDangerousEmailAccountLinking: true }] });
-      await existingUser(adapter, "ada@example.com", false);
+    it("replaces the existing user whose email was never verified: removed, and a new verified user signs in (no pre-hijacked account)", async () => {
+      const unverifiedUserReplaced = vi.fn<NonNullable<EventCallbacks["unverifiedUserReplaced"]>>();
+      const { adapter, events, config } = setup({ providers: [{ allowDangerousEmailAccountLinking: true }] });
+      config.events = { ...events, unverifiedUserReplaced };
+      const squatted = await existingUser(adapter, "ada@example.com", false);
       const client = browser(config);
       const callback = await signInThroughOp(op, client, { accountId: "ada" });
-      expect(callback.headers.get("location")).toBe(NOT_LINKED);
-      await expectNoSession(client, callback);
-      expect(await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" })).toBeNull();
+      await expectSignedInAs(client, callback, "ada@example.com");
+      const user = await adapter.getUserByEmail("ada@example.com");
+      expect(user!.id).not.toBe(squatted.id);
+      expect(user!.emailVerified).toBeInstanceOf(Date);
+      expect(await adapter.getUser(squatted.id)).toBeNull();
+      expect(await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" })).toMatchObject({ id: user!.id });
+      expect(unverifiedUserReplaced).toHaveBeenCalledOnce();
+      expect(unverifiedUserReplaced.mock.calls[0]![0]).toMatchObject({ previousUser: { id: squatted.id }, user: { id: user!.id } });
     });
 
     it("refuses with OAuthAccountNotLinked when the OP does not assert the email verified (Grace)", async () => {

@@ -139,6 +139,23 @@ export function recordingFetch(realFetch: typeof fetch = globalThis.fetch): Prov
   return Object.assign(recorder, { urls, requests });
 }
 
+/**
+ * A `fetch` that does the real request (or `realFetch`'s) and counts the answers the provider's JWKS
+ * endpoint gave: how often the provider was made to serve its keys.
+ */
+export function jwksCountingFetch(jwksUri: string, realFetch: ProviderFetch = (input, init) => fetch(input, init)): ProviderFetch & { jwksAnswers: number } {
+  const counter = Object.assign(
+    async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      const response = await realFetch(request);
+      if (request.url === jwksUri) counter.jwksAnswers++;
+      return response;
+    },
+    { jwksAnswers: 0 },
+  );
+  return counter;
+}
+
 /** The OP's discovery document, read once by a test that needs explicit endpoints. */
 interface Discovery {
   issuer: string;

@@ -41,9 +41,13 @@ describe("errors and refusals from the OP", () => {
     const back = await authorizeAt(op, client, { deny: true });
     expect(new URL(back.url).searchParams.get("error")).toBe("access_denied");
     const callback = await deliver(client, back);
-    expect(callback.headers.get("location")).toBe(CALLBACK_ERROR);
+    // A cancel, said as one: the page reads the code and words it as a choice, not a failure.
+    expect(callback.headers.get("location")).toBe(`${CALLBACK_ERROR}&code=access_denied`);
     await expectNoSession(client, callback);
-    expect(loggedErrors(config)).toMatch(/access_denied/);
+    expect(loggedErrors(config)).toBe("");
+    expect(config.logger.entries.filter((e) => e.level === "warn").map((e) => `${e.code}: ${String(e.message[0])}`)).toEqual([
+      expect.stringMatching(/^OAuthCallbackError: .*access_denied/),
+    ]);
     expect(clearedCheckCookies(callback)).toHaveLength(3);
   });
 

@@ -45,9 +45,9 @@ describe("passkeys with a software authenticator", () => {
     expect(user).not.toBeNull();
     const stored = await config.adapter.listAuthenticatorsByUserId(user!.id);
     expect(stored).toEqual([
-      expect.objectContaining({ credentialID: authenticator.id, providerAccountId: authenticator.id, counter: 1, transports: "internal" }),
+      expect.objectContaining({ credentialID: authenticator.storedId, providerAccountId: authenticator.storedId, counter: 1, transports: "internal" }),
     ]);
-    expect(await config.adapter.getUserByAccount({ provider: "passkey", providerAccountId: authenticator.id })).toMatchObject({
+    expect(await config.adapter.getUserByAccount({ provider: "passkey", providerAccountId: authenticator.storedId })).toMatchObject({
       id: user!.id,
     });
     // The challenge cookie is single use: the answer clears it.
@@ -66,7 +66,7 @@ describe("passkeys with a software authenticator", () => {
     expect(redirectOf(response).error).toBeNull();
     expect(client.cookie(SESSION_COOKIE)).toBeDefined();
     expect(await client.signedInAs()).toBe("grace@example.com");
-    expect((await config.adapter.getAuthenticator(authenticator.id))?.counter).toBe(2);
+    expect((await config.adapter.getAuthenticator(authenticator.storedId))?.counter).toBe(2);
   });
 
   it("signs in with allowCredentials naming the user's passkeys when the email is given", async () => {
@@ -100,7 +100,7 @@ describe("passkeys with a software authenticator", () => {
     expect(redirectOf(response).error).toBeNull();
     const user = await config.adapter.getUserByEmail("grace@example.com");
     const ids = (await config.adapter.listAuthenticatorsByUserId(user!.id)).map((a) => a.credentialID).sort();
-    expect(ids).toEqual([first.id, second.id].sort());
+    expect(ids).toEqual([first.storedId, second.storedId].sort());
     // Either passkey now signs in as the same person.
     const elsewhere = new PasskeyClient(config);
     await elsewhere.authenticate(second);

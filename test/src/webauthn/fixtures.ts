@@ -31,7 +31,37 @@ export function passkeyConfig(overrides: Partial<AuthConfig> = {}): PasskeyConfi
   }) as PasskeyConfig;
 }
 
-export function softAuthenticator(options: Partial<SoftAuthenticatorOptions> = {}): Promise<SoftAuthenticator> {
+/** Every adapter method that writes, so a test can say nothing was written. */
+const WRITES = [
+  "createUser",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "createUserAndLinkAccount",
+  "createSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "createAuthenticator",
+  "updateAuthenticatorCounter",
+] as const;
+
+/** The adapter of `config`, wrapped so that every write through it is recorded by name. */
+export function recordWrites(config: PasskeyConfig): string[] {
+  const writes: string[] = [];
+  const adapter = config.adapter as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of WRITES) {
+    const original = adapter[name]!;
+    adapter[name] = (...args: unknown[]) => {
+      writes.push(name);
+      return original(...args);
+    };
+  }
+  return writes;
+}
+
+export function softAuthenticator(
+  options: Partial<SoftAuthenticatorOptions> & { credentialId?: Uint8Array } = {},
+): Promise<SoftAuthenticator> {
   return SoftAuthenticator.create({ origin: ORIGIN, ...options });
 }
 

@@ -130,9 +130,10 @@ export class SoftAuthenticator {
     private readonly keys: CryptoKeyPair,
   ) {}
 
-  static async create(options: SoftAuthenticatorOptions): Promise<SoftAuthenticator> {
+  /** `credentialId`: the id's bytes (default: 32 random ones), for tests that need a particular spelling. */
+  static async create({ credentialId, ...options }: SoftAuthenticatorOptions & { credentialId?: Uint8Array }): Promise<SoftAuthenticator> {
     const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
-    const id = crypto.getRandomValues(new Uint8Array(32));
+    const id = credentialId ?? crypto.getRandomValues(new Uint8Array(32));
     return new SoftAuthenticator(
       { rpId: new URL(options.origin).hostname, counter: "increment", ...options },
       id,
@@ -140,8 +141,14 @@ export class SoftAuthenticator {
     );
   }
 
+  /** The credential id as the browser and the ceremony name it: base64url. */
   get id(): string {
     return b64url(this.credentialId);
+  }
+
+  /** The credential id as the store keeps it: standard, padded base64 (the spec's and Auth.js's form). */
+  get storedId(): string {
+    return Buffer.from(this.credentialId).toString("base64");
   }
 
   /** The public key as a COSE_Key (EC2, P-256, ES256). */

@@ -234,7 +234,8 @@ export const flowFacts: Record<CatalogProviderId, ProviderFacts> = {
     clientSecret: "spotify0123456789abcdef01234567",
     authorize: "https://accounts.spotify.com/authorize",
     params: { scope: "user-read-email" },
-    checks: ["pkce"],
+    // A plain OAuth 2 server without metadata listing PKCE S256: state as well (RFC 9700 §2.1.1).
+    checks: ["pkce", "state"],
     token: { url: "https://accounts.spotify.com/api/token", auth: "client_secret_basic" },
     hosts: ["accounts.spotify.com", "api.spotify.com"],
   },
@@ -449,7 +450,8 @@ export const flowFacts: Record<CatalogProviderId, ProviderFacts> = {
     clientSecret: "dropbox0secret1",
     authorize: "https://www.dropbox.com/oauth2/authorize",
     params: { scope: "account_info.read", token_access_type: "offline" },
-    checks: ["pkce"],
+    // A plain OAuth 2 server without metadata listing PKCE S256: state as well (RFC 9700 §2.1.1).
+    checks: ["pkce", "state"],
     token: { url: "https://api.dropboxapi.com/oauth2/token", auth: "client_secret_basic" },
     hosts: ["www.dropbox.com", "api.dropboxapi.com"],
   },
@@ -486,7 +488,8 @@ export const flowFacts: Record<CatalogProviderId, ProviderFacts> = {
     clientSecret: "zoomSecret0123456789abcdefABCDEF",
     authorize: "https://zoom.us/oauth/authorize",
     params: { scope: undefined },
-    checks: ["pkce"],
+    // A plain OAuth 2 server without metadata listing PKCE S256: state as well (RFC 9700 §2.1.1).
+    checks: ["pkce", "state"],
     token: { url: "https://zoom.us/oauth/token", auth: "client_secret_basic" },
     hosts: ["zoom.us", "api.zoom.us"],
   },
@@ -495,7 +498,8 @@ export const flowFacts: Record<CatalogProviderId, ProviderFacts> = {
     clientSecret: "yandex0secret0123456789abcdef01",
     authorize: "https://oauth.yandex.com/authorize",
     params: { scope: "login:info login:email login:avatar" },
-    checks: ["pkce"],
+    // A plain OAuth 2 server without metadata listing PKCE S256: state as well (RFC 9700 §2.1.1).
+    checks: ["pkce", "state"],
     token: { url: "https://oauth.yandex.com/token", auth: "client_secret_basic" },
     apiScheme: "OAuth",
     hosts: ["oauth.yandex.com", "login.yandex.ru"],

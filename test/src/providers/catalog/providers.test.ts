@@ -11,6 +11,7 @@ import {
   Descope,
   Discord,
   GitHub,
+  GitLab,
   Keycloak,
   Kakao,
   MicrosoftEntraID,
@@ -34,6 +35,14 @@ describe("issuers", () => {
     expect(Authentik({ issuer: "https://auth.example.com/application/o/appauth" }).issuer).toBe(
       "https://auth.example.com/application/o/appauth/",
     );
+  });
+
+  it("takes a self-managed GitLab from Auth.js's baseUrl, and lets issuer win over it", () => {
+    expect(GitLab().issuer).toBe("https://gitlab.com");
+    expect(GitLab({ baseUrl: "https://gitlab.example.com/" }).issuer).toBe("https://gitlab.example.com");
+    expect(GitLab({ baseUrl: new URL("https://gitlab.example.com") }).issuer).toBe("https://gitlab.example.com");
+    expect(GitLab({ baseUrl: "https://a.example", issuer: "https://b.example" }).issuer).toBe("https://b.example");
+    expect(GitLab({ baseUrl: "https://gitlab.example.com" })).not.toHaveProperty("baseUrl");
   });
 
   it("drops the trailing slash the other issuers do not have", () => {

@@ -1,12 +1,14 @@
 /**
- * The browser's side of the wire protocol (DESIGN.md §4), with no React in it: fetch the session,
- * the CSRF token and the providers; sign in and out by posting to the library's routes with
- * `X-Auth-Return-Redirect`, then navigate. Every change is announced to the other tabs (`channel.ts`).
+ * The browser's side of the wire protocol (DESIGN.md §4), with no framework in it: fetch the
+ * session, the CSRF token and the providers; sign in and out by posting to the library's routes
+ * with `X-Auth-Return-Redirect`, then navigate. Every change is announced to the other tabs
+ * (`channel.ts`). The React client (`appauth/react`) and the Solid client
+ * (`appauth/solid-start/client`) both build on it.
  */
-import type { Session } from "../../src/types.js";
+import type { Session } from "../types.js";
 import { announce } from "./channel.js";
 
-/** Where the library's routes are; `SessionProvider` sets it from its `basePath` prop. */
+/** Where the library's routes are; each client's `SessionProvider` sets it from its `basePath` prop. */
 export interface ClientOptions {
   basePath?: string;
 }
@@ -36,6 +38,24 @@ async function getJson(path: string, options?: ClientOptions): Promise<unknown> 
 /** The current session, or `null` (signed out, or the session could not be read). */
 export async function getSession(options?: ClientOptions): Promise<Session | null> {
   const body = await getJson("/session", options);
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Session) : null;
+}
+
+/**
+ * The current session for a client that already shows `known`: during a store outage (`503`, the
+ * server could not read the session, which is not a sign-out) and when the server cannot be reached
+ * at all, `known` is kept, so open pages do not flip to signed out. Any other answer replaces it.
+ */
+export async function refreshedSession(known: Session | null, options?: ClientOptions): Promise<Session | null> {
+  let response: Response;
+  try {
+    response = await fetch(`${basePathOf(options)}/session`, { headers: { accept: "application/json" }, credentials: "same-origin" });
+  } catch {
+    return known;
+  }
+  if (response.status === 503) return known;
+  if (!response.ok) return null;
+  const body = (await response.json().catch(() => null)) as unknown;
   return body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Session) : null;
 }
 

@@ -1,0 +1,8 @@
+// Next 16: every page request passes here (Node.js runtime). The session is kept alive and
+// `authorized` (auth.config.ts) guards /account. Only the adapter-free config is imported.
+import AppAuth from "appauth/next";
+import { authConfig } from "./auth.config";
+
+export default AppAuth(authConfig).auth;
+
+export const config = { matcher: ["/((?!api/auth|_next/static|_next/image|favicon.ico).*)"] };
