@@ -24,6 +24,7 @@ import { MemoryAdapter } from "../src/adapters/memory/index.js";
 import { getRuntime, type Runtime } from "../src/config/runtime.js";
 import type { SetCookie } from "../src/cookies.js";
 import { bindDatabaseSession } from "../src/flows/database-session.js";
+import { loadTokenRefresh } from "../src/flows/token-refresh-loader.js";
 import { runFlow } from "../src/flows/run.js";
 import { buildContext } from "../src/router.js";
 import { loadDatabaseSession } from "../src/session/database-session.js";
@@ -189,7 +190,7 @@ async function main(): Promise<void> {
         sessionCallback: async (context) =>
           rt.callbacks.session({ session: sessionOf(context.user!, context.record!.expires), user: context.user!, token: undefined as never }),
       };
-      current = bindDatabaseSession(rt);
+      current = bindDatabaseSession(rt, loadTokenRefresh);
     } else {
       const DAY = 86_400_000;
       const loaded: Loaded = {

@@ -12,6 +12,7 @@ import { fromPromise } from "xstate";
 import { databaseSessionMachine } from "../machines/database-session.machine.js";
 import { getRuntime } from "../src/config/runtime.js";
 import { bindDatabaseSession } from "../src/flows/database-session.js";
+import { loadTokenRefresh } from "../src/flows/token-refresh-loader.js";
 import { runFlow } from "../src/flows/run.js";
 import { bindSessionMachine, handleSession } from "../src/flows/session.js";
 import { toResponse } from "../src/response.js";
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
     const config: AuthConfig = databaseConfigs({ appauth: appauthAdapter, authjs: authjsAdapter }).appauth;
     const rt = getRuntime(config);
     const ctx = await buildContext(rt, request(0));
-    const machines = { jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) };
+    const machines = { jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) };
     // The default configuration (no session callback), as handleSession passes it.
     const input = {
       sessionToken: appauthToken,

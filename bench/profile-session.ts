@@ -12,6 +12,7 @@ import { sessionMachine } from "../machines/session.machine.js";
 import { getRuntime } from "../src/config/runtime.js";
 import { parseCookies, type SetCookie } from "../src/cookies.js";
 import { bindDatabaseSession } from "../src/flows/database-session.js";
+import { loadTokenRefresh } from "../src/flows/token-refresh-loader.js";
 import { bindSessionMachine, handleSession } from "../src/flows/session.js";
 import { runFlow } from "../src/flows/run.js";
 import { decodeWithSecretIndex } from "../src/jwt/index.js";
@@ -42,11 +43,11 @@ async function main(): Promise<void> {
   const jwe = parseJwe(token)!;
   const key = await sessionKey(rt.secrets[0]!, salt);
   const decoded = (await decodeSessionToken(rt, ctx, token))!;
-  const bound = bindSessionMachine(rt);
+  const bound = bindSessionMachine(rt, loadTokenRefresh);
   // The default configuration (no jwt or session callback), as handleSession passes it.
   const input = { token, now: Date.now(), updateAge: rt.session.updateAge, callbacks: rt.configuredCallbacks, req: ctx };
   const session: Session = { user: { name: "Bench User", email: "bench@example.com", image: null }, expires: new Date().toISOString() };
-  const machines = { jwt: bound, database: bindDatabaseSession(rt) };
+  const machines = { jwt: bound, database: bindDatabaseSession(rt, loadTokenRefresh) };
   const plan = await handleSession(rt, machines, ctx);
 
   // The session machine with effects that return at once: what the machine itself costs.

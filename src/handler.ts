@@ -40,6 +40,7 @@ import {
 import type { WebAuthnConfig } from "./providers/webauthn.js";
 import { bindDatabaseSession } from "./flows/database-session.js";
 import { bindSessionMachine, handleSession } from "./flows/session.js";
+import { loadTokenRefresh } from "./flows/token-refresh-loader.js";
 import { lazy } from "./lazy.js";
 import { logAuthError, reportOnce } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
@@ -60,7 +61,7 @@ function bound<T>(rt: Runtime, bind: (rt: Runtime) => T): T {
   return flows.get(bind) as T;
 }
 
-const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt), database: bindDatabaseSession(rt) });
+const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
 /*
  * The other flows are imported by the first request that takes them: reading a session, the

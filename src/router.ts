@@ -33,7 +33,7 @@ function firstHeaderValue(value: string | null): string | undefined {
 }
 
 /** The origin to answer on: APPAUTH_URL when set; else, with a trusted host, the (forwarded) request host. */
-export function trustedOrigin(rt: Runtime, request: Request, url: URL): string {
+export function trustedOrigin(rt: Runtime, request: { headers: Pick<Headers, "get"> }, url: URL): string {
   if (rt.envUrl) return rt.envUrl.origin;
   if (!rt.trustHost) {
     throw new UntrustedHost(

@@ -49,6 +49,9 @@ async function asNextRequest(request: Request | undefined): Promise<NextRequest 
 
 /** The core input for `input`: the same object (or function) on every call, defaults applied once per config. */
 export function toCoreConfig(input: AppAuthConfigInput): AuthConfigInput {
+  if (input === null || (typeof input !== "object" && typeof input !== "function")) {
+    throw new TypeError("AppAuth(config): `config` must be a configuration object or a function returning one.");
+  }
   const defaulted = new WeakMap<AppAuthConfig, AuthConfig>();
   const withDefaults = (config: AppAuthConfig): AuthConfig => {
     if (config === null || typeof config !== "object") {

@@ -19,13 +19,23 @@
 import type { NextRequest } from "next/server";
 import type { SetCookie } from "../../src/cookies.js";
 import type { AuthorizationParams } from "../../src/server/actions.js";
-import { guardRequest, storeUnavailableResponse } from "../../src/server/guard.js";
-import { readSession } from "../../src/server/session.js";
+import { resolveAndRead, type SessionRequest } from "../../src/server/session-read.js";
+import { readSessionOf } from "../../src/server/session.js";
 import type { Session } from "../../src/types.js";
 import { toCoreConfig, type AppAuthConfig, type AppAuthConfigInput } from "./config.js";
-import { appendToNodeResponse, appendToResponse, writeToCookieStore, type NodeResponseLike } from "./cookies.js";
-import { nextNavigation, nextServer } from "./modules.js";
-import { currentPage, requestFromNextHeaders, requestFromNode, type NodeRequestLike } from "./request.js";
+import { appendToNodeResponse, writeToCookieStore, type NodeResponseLike } from "./cookies.js";
+import { middlewareForms, type AppRouteHandler } from "./middleware-forms.js";
+import { nextNavigation } from "./modules.js";
+import {
+  currentPage,
+  nextHeadersRequest,
+  nodeSessionRequest,
+  requestFromNextHeaders,
+  requestFromNode,
+  requestOf,
+  type NextHeadersRequest,
+  type NodeRequestLike,
+} from "./request.js";
 
 export type { AppAuthConfig, AppAuthConfigInput } from "./config.js";
 export type { Account, Profile } from "../../src/types.js";
@@ -34,12 +44,7 @@ export type { NodeResponseLike } from "./cookies.js";
 export type { Session, User, JWT, DefaultSession } from "../../src/types.js";
 export { AuthError, CredentialsSignin } from "../../src/errors.js";
 export type { AuthorizationParams } from "../../src/server/actions.js";
-
-/** A request as a wrapped handler sees it: `auth` holds the session, or `null`. */
-export type NextAuthRequest = NextRequest & { auth: Session | null };
-
-/** A middleware or route handler to wrap with `auth(...)`. */
-export type AppRouteHandler<C = unknown> = (request: NextAuthRequest, context: C) => Response | void | Promise<Response | void>;
+export type { AppRouteHandler, NextAuthRequest } from "./middleware-forms.js";
 
 /** `getServerSideProps`' context, or anything carrying a Node request and response. */
 export interface ServerSidePropsContextLike {
@@ -140,9 +145,6 @@ export type NextAuthConfig = AppAuthConfig;
 export type NextAuthResult = AppAuthResult;
 
 export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
-  if (config === null || (typeof config !== "object" && typeof config !== "function")) {
-    throw new TypeError("AppAuth(config): `config` must be a configuration object or a function returning one.");
-  }
   const core = toCoreConfig(config);
 
   // The full handler and the sign-in operations load on first use, so the middleware, which only
@@ -151,63 +153,39 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
   const handle = async (request: NextRequest): Promise<Response> => (await import("../../src/handler.js")).Auth(request, core);
   const actions = () => import("../../src/server/actions.js");
 
-  /** Server components and actions: the request rebuilt from `next/headers`. */
+  /**
+   * Server components and actions: the session read straight from what `next/headers` gives —
+   * no `Request` is built unless a lazy config asks for one, and the session comes back as the
+   * session flow made it (see `asJsonData`), without a JSON round trip.
+   */
   async function sessionOfCurrentRequest(): Promise<Session | null> {
-    let request: Request;
+    let request: NextHeadersRequest;
     try {
-      request = await requestFromNextHeaders();
+      request = await nextHeadersRequest();
     } catch (error) {
       // Next's own signals (this render is dynamic, ...) must reach Next.
       (await nextNavigation()).unstable_rethrow(error);
       // Outside a request (a script, a test): no session.
       return null;
     }
-    const { session, cookies } = await readSession(request, core);
+    const { session, cookies } = await resolveAndRead(readSessionOf, request, core, () => requestOf(request));
     await writeToCookieStore(cookies);
     return session;
   }
 
   async function sessionOfNodeRequest(req: NodeRequestLike, res: NodeResponseLike | undefined): Promise<Session | null> {
-    let request: Request;
+    let request: SessionRequest;
     try {
-      request = requestFromNode(req);
+      request = nodeSessionRequest(req);
     } catch {
       return null;
     }
-    const { session, cookies } = await readSession(request, core);
+    const { session, cookies } = await resolveAndRead(readSessionOf, request, core, () => requestFromNode(req));
     appendToNodeResponse(res, cookies);
     return session;
   }
 
-  async function middleware(request: NextRequest): Promise<Response> {
-    const { session, cookies, unavailable } = await readSession(request, core);
-    const { NextResponse } = await nextServer();
-    let response: Response;
-    try {
-      const outcome = await guardRequest(request, core, { session });
-      if ("response" in outcome) response = outcome.response;
-      // The store is down, not the person signed out: sending them to sign in would be a lie (and
-      // would fail too). The page is unavailable for now; a public page is still let through above.
-      else if ("redirect" in outcome && unavailable) response = storeUnavailableResponse();
-      else if ("redirect" in outcome) response = NextResponse.redirect(outcome.redirect);
-      else response = NextResponse.next();
-    } catch (error) {
-      // The configuration cannot be resolved: nothing can be decided, so nothing is let through.
-      console.error("[appauth] middleware could not check the request:", error);
-      response = new NextResponse("There is a problem with the server configuration.", { status: 500 });
-    }
-    return appendToResponse(response, cookies);
-  }
-
-  function wrap<C>(handler: AppRouteHandler<C>): (request: NextRequest, context: C) => Promise<Response> {
-    return async (request, context) => {
-      const { session, cookies } = await readSession(request, core);
-      const augmented = request as NextAuthRequest;
-      augmented.auth = session;
-      const response = (await handler(augmented, context)) ?? (await nextServer()).NextResponse.next();
-      return appendToResponse(response, cookies);
-    };
-  }
+  const { middleware, wrap } = middlewareForms(core, readSessionOf);
 
   const auth = ((...args: unknown[]) => {
     if (args.length === 0) return sessionOfCurrentRequest();

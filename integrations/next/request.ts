@@ -3,6 +3,8 @@
  * routes and `getServerSideProps` (Node's `IncomingMessage`) — this builds one with the same origin,
  * headers and cookies, for the core's server-side operations.
  */
+import { parseCookies } from "../../src/cookies.js";
+import type { SessionRequest } from "../../src/server/session-read.js";
 import { nextHeaders } from "./modules.js";
 
 /** The request half of a pages-router API route or of `getServerSideProps`' context. */
@@ -35,25 +37,56 @@ function samePath(origin: string, referer: string | null): string {
   }
 }
 
+/** The request being served, as `next/headers` gives it: its headers, and its cookies as the cookie store sees them now. */
+export interface NextHeadersRequest extends SessionRequest {
+  headers: Headers;
+}
+
 /**
  * The request being served, from `next/headers`: its headers, the cookies as the cookie store sees
- * them now (a server action that already set one reads it back), and the referring page's path.
+ * them now (a server action that already set one reads it back), and the referring page's URL.
  */
-export async function requestFromNextHeaders(): Promise<Request> {
+export async function nextHeadersRequest(): Promise<NextHeadersRequest> {
   const { cookies, headers } = await nextHeaders();
   const incoming = await headers();
   const store = await cookies();
+  const jar = new Map<string, string>();
+  for (const { name, value } of store.getAll()) if (!jar.has(name)) jar.set(name, value);
+  const origin = originFrom((name) => incoming.get(name), false);
+  return { url: `${origin}${samePath(origin, incoming.get("referer"))}`, headers: incoming, cookies: jar };
+}
+
+/** A `Request` with the same URL, headers and cookies, for what needs one (a lazy config, the server actions). */
+export function requestOf(request: NextHeadersRequest): Request {
   const forwarded = new Headers();
-  incoming.forEach((value, name) => {
+  request.headers.forEach((value, name) => {
     if (name !== "cookie" && name !== "content-length" && name !== "content-type") forwarded.set(name, value);
   });
-  const cookieHeader = store
-    .getAll()
-    .map((cookie) => `${cookie.name}=${encodeURIComponent(cookie.value)}`)
-    .join("; ");
+  const cookieHeader = [...request.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ");
   if (cookieHeader) forwarded.set("cookie", cookieHeader);
-  const origin = originFrom((name) => incoming.get(name), false);
-  return new Request(`${origin}${samePath(origin, incoming.get("referer"))}`, { headers: forwarded });
+  return new Request(request.url, { headers: forwarded });
+}
+
+/** The request being served, from `next/headers`, as a `Request`. */
+export async function requestFromNextHeaders(): Promise<Request> {
+  return requestOf(await nextHeadersRequest());
+}
+
+/** The origin and path of a Node request, and a reader of its headers (the first of repeated ones). */
+function nodeTarget(req: NodeRequestLike): { url: string; get: (name: string) => string | undefined } {
+  const get = (name: string) => {
+    const value = req.headers?.[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const origin = originFrom(get, (req.socket as { encrypted?: unknown } | undefined)?.encrypted === true);
+  const path = req.url?.startsWith("/") && !req.url.startsWith("//") ? req.url : "/";
+  return { url: `${origin}${path}`, get };
+}
+
+/** Several Cookie headers form one list separated by "; " (RFC 6265 §5.4). */
+function cookieHeaderOf(req: NodeRequestLike): string | undefined {
+  const value = req.headers?.cookie;
+  return Array.isArray(value) ? value.join("; ") : value;
 }
 
 /** A `Request` for a Node request (pages-router API route, `getServerSideProps`); never reads the body. */
@@ -62,18 +95,17 @@ export function requestFromNode(req: NodeRequestLike): Request {
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     if (value === undefined || name.startsWith(":")) continue;
     if (name === "content-length" || name === "content-type" || name === "transfer-encoding") continue;
-    const values = Array.isArray(value) ? value : [value];
-    // Several Cookie headers form one list separated by "; " (RFC 6265 §5.4).
-    if (name === "cookie") forwarded.set(name, values.join("; "));
-    else for (const v of values) forwarded.append(name, v);
+    if (name === "cookie") forwarded.set(name, cookieHeaderOf(req)!);
+    else for (const v of Array.isArray(value) ? value : [value]) forwarded.append(name, v);
   }
-  const get = (name: string) => {
-    const value = req.headers?.[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const origin = originFrom(get, (req.socket as { encrypted?: unknown } | undefined)?.encrypted === true);
-  const path = req.url?.startsWith("/") && !req.url.startsWith("//") ? req.url : "/";
-  return new Request(`${origin}${path}`, { headers: forwarded });
+  return new Request(nodeTarget(req).url, { headers: forwarded });
+}
+
+/** What a session read needs of a Node request, without building a `Request`. */
+export function nodeSessionRequest(req: NodeRequestLike): SessionRequest {
+  const { url, get } = nodeTarget(req);
+  // A Host header that makes no URL throws here, as `new Request` would.
+  return { url: new URL(url).href, headers: { get: (name) => get(name.toLowerCase()) ?? null }, cookies: parseCookies(cookieHeaderOf(req)) };
 }
 
 /** The page a server action was called from (its `Referer`), as a path of this origin, for default redirects. */

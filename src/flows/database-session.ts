@@ -7,13 +7,11 @@ import { writeChunkedCookie } from "../cookies.js";
 import { AdapterError } from "../errors.js";
 import { loadDatabaseSession, requireAdapter } from "../session/database-session.js";
 import type { AdapterAccount, Session } from "../types.js";
-import { lazy } from "../lazy.js";
 import type { RefreshedAccount } from "../../machines/database-session.machine.js";
+import type { TokenRefreshLoader } from "./token-refresh-loader.js";
 
-/** The token refresh, imported when a refresh is first due: it brings the OAuth client (issue 19). */
-const tokenRefresh = lazy(() => import("./token-refresh.js"));
-
-export function bindDatabaseSession(rt: Runtime) {
+/** `loadRefresh` brings the token refresh when one is first due (see token-refresh-loader.ts). */
+export function bindDatabaseSession(rt: Runtime, loadRefresh: TokenRefreshLoader) {
   return databaseSessionMachine.provide({
     actors: {
       loadSession: fromPromise(({ input }) => loadDatabaseSession(rt, input.sessionToken, input.now)),
@@ -25,7 +23,7 @@ export function bindDatabaseSession(rt: Runtime) {
         const { name, options } = input.req.cookies.sessionToken;
         return { session, cookies: writeChunkedCookie(input.req.jar, name, session.sessionToken, { ...options, expires }) };
       }),
-      refreshAccount: fromPromise(({ input }) => refreshStoredAccount(rt, input)),
+      refreshAccount: fromPromise(({ input }) => refreshStoredAccount(rt, loadRefresh, input)),
       sessionCallback: fromPromise(async ({ input }) => {
         const { user, sessionToken } = input;
         // As Auth.js hands it over: the stored user whole, and the record's userId and sessionToken.
@@ -55,9 +53,10 @@ export type BoundDatabaseSession = ReturnType<typeof bindDatabaseSession>;
  */
 async function refreshStoredAccount(
   rt: Runtime,
+  loadRefresh: TokenRefreshLoader,
   input: { provider: string; providerAccountId: string; userId: string; now: number },
 ): Promise<RefreshedAccount> {
-  const { refresherOf, reportRefresh, storedAccount, tokensOf } = await tokenRefresh();
+  const { refresherOf, reportRefresh, storedAccount, tokensOf } = await loadRefresh();
   // Unlinked since, or someone else's: there is nothing of this session's to refresh.
   const stored = await storedAccount(rt, input);
   if (!stored) return { account: null };

@@ -21,13 +21,11 @@ import {
 } from "../session/jwt-session.js";
 import type { JWT, Session } from "../types.js";
 import type { BoundDatabaseSession } from "./database-session.js";
-import { lazy } from "../lazy.js";
 import { runFlow } from "./run.js";
+import type { TokenRefreshLoader } from "./token-refresh-loader.js";
 
-/** The token refresh, imported when a refresh is first due: it brings the OAuth client (issue 19). */
-const tokenRefresh = lazy(() => import("./token-refresh.js"));
-
-export function bindSessionMachine(rt: Runtime) {
+/** `loadRefresh` brings the token refresh when one is first due (see token-refresh-loader.ts). */
+export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader) {
   return sessionMachine.provide({
     actors: {
       decodeSessionToken: fromPromise(({ input }) => decodeSessionToken(rt, input.req, input.token)),
@@ -42,7 +40,7 @@ export function bindSessionMachine(rt: Runtime) {
       encodeSessionToken: fromPromise(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
       refreshAccount: fromPromise(async ({ input }) => {
         const { account } = input;
-        const { refresherOf, reportRefresh } = await tokenRefresh();
+        const { refresherOf, reportRefresh } = await loadRefresh();
         const outcome = await refresherOf(rt).refresh({
           provider: account.provider,
           providerAccountId: account.providerAccountId,

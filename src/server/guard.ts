@@ -66,7 +66,15 @@ export async function guardRequest<R extends Request>(
   config: AuthConfigInput,
   options: { session: Session | null; authorized?: AuthorizedCallback<R> },
 ): Promise<GuardOutcome> {
-  const rt = await runtimeOf(request, config);
+  return guardResolved(await runtimeOf(request, config), request, options);
+}
+
+/** {@link guardRequest} for a runtime already resolved for this request (a lazy config is not called again). */
+export async function guardResolved<R extends Request>(
+  rt: Runtime,
+  request: R,
+  options: { session: Session | null; authorized?: AuthorizedCallback<R> },
+): Promise<GuardOutcome> {
   const authorized =
     options.authorized ?? (rt.config.callbacks as { authorized?: AuthorizedCallback<R> } | undefined)?.authorized;
   if (!authorized) return { allow: true };

@@ -54,7 +54,7 @@ describe("the module graph of appauth/next (what the middleware bundle holds)", 
   const graph = importGraph("integrations/next/index.ts");
 
   it("reaches the session machines, the handler and the server operations", () => {
-    expect(graph.files).toContain("src/server/session-route.ts");
+    expect(graph.files).toContain("src/server/session-read.ts");
     expect(graph.files).toContain("src/handler.ts");
     expect(graph.files).toContain("src/flows/webauthn.ts");
   });
@@ -73,6 +73,31 @@ describe("the module graph of appauth/next (what the middleware bundle holds)", 
   // `next/navigation.js` sends it to a vendored file it cannot find.
   it("imports only Next's own modules, by their bare names, and the core's runtime dependencies", () => {
     expect([...graph.packages.keys()].filter((p) => !/^(next\/(server|headers|navigation)$|xstate$|jose$|oauth4webapi$|zod$)/.test(p))).toEqual([]);
+  });
+});
+
+describe("the module graph of appauth/next/middleware (issue 19: a middleware that only reads sessions)", () => {
+  const graph = importGraph("integrations/next/middleware.ts");
+
+  it("reaches the session machines and the guard", () => {
+    for (const file of ["src/server/session-read.ts", "src/flows/session.ts", "src/flows/database-session.ts", "src/server/guard.ts"]) {
+      expect(graph.files).toContain(file);
+    }
+  });
+
+  it("reaches no route handler, sign-in flow, page, OAuth client or token refresh, even through import()", () => {
+    const reached = [...graph.files].filter(
+      (file) =>
+        ["src/handler.ts", "src/server/actions.ts", "src/flows/token-refresh.ts", "src/flows/token-refresh-loader.ts", "src/flows/pages.ts"].includes(file) ||
+        // The transport rule (src/oauth/transport.ts) is config validation, not the OAuth client.
+        (/^src\/(pages|oauth|email|providers|adapters)\//.test(file) && file !== "src/oauth/transport.ts") ||
+        /^src\/flows\/(oauth|email|webauthn|signout|credentials-signin|backchannel-logout)\.ts$/.test(file),
+    );
+    expect(reached).toEqual([]);
+  });
+
+  it("imports no package but xstate and Next's own modules: no JOSE, OAuth or WebAuthn library", () => {
+    expect([...graph.packages.keys()].filter((p) => !p.startsWith("next/"))).toEqual(["xstate"]);
   });
 });
 
