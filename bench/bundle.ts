@@ -1,7 +1,9 @@
 /**
  * Middleware bundle size (issue 19): the same minimal Next.js middleware (bench/middleware/*.mjs: a
  * Credentials provider and an `authorized` callback) bundled with appauth and with next-auth, the
- * same way, and their sizes compared. A full `next build` of two apps takes minutes, so the bench
+ * same way, and their sizes compared. appauth's is built from its middleware entry
+ * (`appauth/next/middleware`, as the README sets it up), and for comparison also from `AppAuth(config).auth`
+ * of the full entry (`appauth/next`), whose bundle holds every flow behind its `import()`s. A full `next build` of two apps takes minutes, so the bench
  * bundles with esbuild as Next's edge compiler resolves packages — the `edge-light`, `worker`,
  * `browser` and `import` conditions, ESM, minified — with Next itself (`next/*`) left out of both:
  * it is the same in either app. Two figures, raw and gzipped: everything the middleware ships
@@ -23,7 +25,10 @@ export interface BundleSize {
 }
 
 export interface BundleResult {
+  /** From `appauth/next/middleware`. */
   appauth: BundleSize;
+  /** From `appauth/next` (`AppAuth(config).auth`). */
+  appauthFull: BundleSize;
   nextAuth: BundleSize;
   /** next-auth's size over appauth's (>1 = appauth smaller), of everything and of the entry chunk, gzipped. */
   gzipRatio: number;
@@ -75,8 +80,9 @@ async function bundle(entry: string): Promise<BundleSize> {
 
 export async function measureBundles(): Promise<BundleResult> {
   const appauth = await bundle("appauth.mjs");
+  const appauthFull = await bundle("appauth-full.mjs");
   const nextAuth = await bundle("next-auth.mjs");
-  return { appauth, nextAuth, gzipRatio: nextAuth.gzip / appauth.gzip, entryGzipRatio: nextAuth.entryGzip / appauth.entryGzip };
+  return { appauth, appauthFull, nextAuth, gzipRatio: nextAuth.gzip / appauth.gzip, entryGzipRatio: nextAuth.entryGzip / appauth.entryGzip };
 }
 
 const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
@@ -85,9 +91,11 @@ const size = (bytes: number, gzip: number) => `${kB(bytes)} (${kB(gzip)} gzip)`;
 
 export function describeBundles(r: BundleResult): string {
   return [
-    "Middleware bundle (esbuild, edge conditions, minified, next/* external; >1 = appauth smaller):",
+    "Middleware bundle, appauth/next/middleware vs next-auth (esbuild, edge conditions, minified, next/* external; >1 = appauth smaller):",
     `  every chunk: appauth ${size(r.appauth.bytes, r.appauth.gzip)}, next-auth ${size(r.nextAuth.bytes, r.nextAuth.gzip)}: ${r.gzipRatio.toFixed(2)}x gzipped`,
     `  entry chunk and its static imports: appauth ${size(r.appauth.entryBytes, r.appauth.entryGzip)}, next-auth ${size(r.nextAuth.entryBytes, r.nextAuth.entryGzip)}: ${r.entryGzipRatio.toFixed(2)}x gzipped`,
+    `  (appauth's full entry, AppAuth(config).auth of appauth/next: every chunk ${size(r.appauthFull.bytes, r.appauthFull.gzip)}, ` +
+      `entry and static imports ${size(r.appauthFull.entryBytes, r.appauthFull.entryGzip)})`,
   ].join("\n");
 }
 

@@ -15,7 +15,8 @@
  * After the request scenarios come the steps of issue 19, each also runnable alone (`--only cold`):
  * `cold` (cold start in fresh processes, bench/cold-start.ts; needs `npm run build`), `bundle`
  * (the middleware bundle, bench/bundle.ts), `alloc` (allocation per JWT session read,
- * bench/allocation.ts) and `http` (both behind one node:http server under autocannon, bench/http.ts).
+ * bench/allocation.ts), `http` (both behind one node:http server under autocannon, bench/http.ts) and
+ * `server-auth` (`auth()` in a server component, appauth/next against next-auth, bench/server-auth.ts).
  */
 import { createContenders, isolateFromEnvironment } from "./contenders.js";
 import { describeCounts, Interrupted, openDatabase } from "./database.js";
@@ -26,9 +27,10 @@ import { describeFigure, measureColdStart } from "./cold-start.js";
 import { describeBundles, measureBundles } from "./bundle.js";
 import { describeAllocation, measureAllocation } from "./allocation.js";
 import { describeHttp, measureHttp } from "./http.js";
+import { describeServerAuth, measureServerAuth } from "./server-auth.js";
 
 /** The steps that are not request scenarios measured in this process. */
-const STEPS = ["cold", "bundle", "alloc", "http"] as const;
+const STEPS = ["cold", "bundle", "alloc", "http", "server-auth"] as const;
 type StepId = (typeof STEPS)[number];
 
 interface CliOptions extends MeasureOptions {
@@ -197,6 +199,12 @@ async function runSteps(steps: readonly StepId[]): Promise<{ lines: string[]; fi
     const http = await measureHttp();
     figures.http = http;
     lines.push(describeHttp(http));
+  }
+  if (steps.includes("server-auth")) {
+    console.log("Server-side auth(), appauth/next against next-auth...");
+    const serverAuth = await measureServerAuth();
+    figures.serverAuth = serverAuth;
+    lines.push(describeServerAuth(serverAuth));
   }
   return { lines, figures };
 }

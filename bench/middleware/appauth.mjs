@@ -1,5 +1,6 @@
-// The minimal Next.js middleware bench/bundle.ts builds with appauth: a session check on every page.
-import AppAuth from "appauth/next";
+// The minimal Next.js middleware bench/bundle.ts builds with appauth: a session check on every page,
+// from the middleware entry (appauth/next/middleware), as the README sets it up.
+import AppAuth from "appauth/next/middleware";
 import Credentials from "appauth/providers/credentials";
 
 export default AppAuth({
