@@ -26,7 +26,7 @@ import { normalizeUrl } from "../redirect.js";
 import { trustedOrigin } from "../router.js";
 import type { AuthConfigInput } from "../types.js";
 import { callRoute, CookieState, jsonOf } from "./internal-request.js";
-import { runtimeOf } from "./runtime.js";
+import { resolvedConfig } from "./runtime.js";
 import type { SessionRead } from "./session.js";
 
 /** What an operation produced: where the browser goes next, and the cookies to set on the way. */
@@ -60,8 +60,9 @@ interface Context {
   cookies: CookieState;
 }
 
-async function contextOf(request: Request, config: AuthConfigInput): Promise<Context> {
-  const rt = await runtimeOf(request, config);
+async function contextOf(request: Request, input: AuthConfigInput): Promise<Context> {
+  // Resolved once: the internal calls get the resolved config, so a lazy config runs once per operation.
+  const { config, rt } = await resolvedConfig(request, input);
   const origin = trustedOrigin(rt, request, new URL(request.url));
   const prefix = rt.basePath === "/" ? "" : rt.basePath;
   const pagePath = (page: string | undefined, fallback: string) => new URL(page ? normalizeUrl(page, origin) : `${origin}${fallback}`).pathname;

@@ -9,6 +9,15 @@ import type { AuthConfig, AuthConfigInput } from "../types.js";
 
 /** Resolves a config input (object, or function of the request) to its cached runtime; throws for a bad config. */
 export async function runtimeOf(request: Request | undefined, input: AuthConfigInput): Promise<Runtime> {
+  return (await resolvedConfig(request, input)).rt;
+}
+
+/**
+ * The config a lazy input gives for `request` (the object itself otherwise), and its runtime. An
+ * operation that makes several internal calls passes `config` on to them, so a lazy config runs
+ * once per operation.
+ */
+export async function resolvedConfig(request: Request | undefined, input: AuthConfigInput): Promise<{ config: AuthConfig; rt: Runtime }> {
   const config: AuthConfig = typeof input === "function" ? await input(request) : input;
-  return getRuntime(config, processEnv());
+  return { config, rt: getRuntime(config, processEnv()) };
 }

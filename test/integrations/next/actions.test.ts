@@ -172,3 +172,19 @@ describe("unstable_update from a server action", () => {
     expect(await action(app, new RequestScope(), (a) => a.unstable_update({ user: { name: "Nobody" } }))).toBeNull();
   });
 });
+
+describe("a lazy config in server actions and server components", () => {
+  it("runs once per signIn, signOut and auth() call, though signIn and signOut make two internal calls each", async () => {
+    const config = appConfig();
+    const lazy = vi.fn(() => config);
+    const app = AppAuth(lazy);
+    const scope = new RequestScope();
+    await redirectedTo(action(app, scope, (a) => a.signIn("credentials", form({ username: ADA_USERNAME, password: ADA_PASSWORD, redirectTo: "/" }))));
+    expect(lazy).toHaveBeenCalledTimes(1);
+    const signedInScope = new RequestScope({ cookies: scope.cookiesAfter(), canSetCookies: false });
+    expect(await inRequest(signedInScope, () => app.auth())).toMatchObject({ user: { name: "Ada Lovelace" } });
+    expect(lazy).toHaveBeenCalledTimes(2);
+    await redirectedTo(action(app, new RequestScope({ cookies: scope.cookiesAfter() }), (a) => a.signOut()));
+    expect(lazy).toHaveBeenCalledTimes(3);
+  });
+});
