@@ -2,7 +2,7 @@
  * Every page request passes here (on the edge runtime): the session is kept alive, and
  * `callbacks.authorized` in auth.config.ts decides who may see /protected.
  */
-import AppAuth from "appauth/next";
+import AppAuth from "appauth/next/middleware";
 import { authConfig } from "./auth.config";
 
 export default AppAuth(authConfig).auth;
