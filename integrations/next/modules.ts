@@ -9,6 +9,10 @@ import type * as NextHeaders from "next/headers";
 import type * as NextNavigation from "next/navigation";
 import type * as NextServer from "next/server";
 
-export const nextServer = (): Promise<typeof NextServer> => import("next/server");
-export const nextHeaders = (): Promise<typeof NextHeaders> => import("next/headers");
-export const nextNavigation = (): Promise<typeof NextNavigation> => import("next/navigation");
+import { lazy } from "../../src/lazy.js";
+
+// Held once loaded: `auth()` asks for `next/headers` on every call, and a repeated `import()` still
+// resolves its specifier (a loader round trip wherever loader hooks run).
+export const nextServer: () => Promise<typeof NextServer> = lazy(() => import("next/server"));
+export const nextHeaders: () => Promise<typeof NextHeaders> = lazy(() => import("next/headers"));
+export const nextNavigation: () => Promise<typeof NextNavigation> = lazy(() => import("next/navigation"));
