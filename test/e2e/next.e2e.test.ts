@@ -172,6 +172,18 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     await page.waitForURL(url("/protected"));
     expect(await page.locator("#server-name").textContent()).toBe("Ada Lovelace");
     expect(await page.locator("#server-email").textContent()).toBe("ada@example.test");
+
+    // The flows page joins the sign-in's two requests (out to the OP, back on the callback) into one path.
+    await page.goto("/flows");
+    const oauth = await drawnPath("signIn", "oauth");
+    expectConsistent(oauth);
+    expect(oauth.steps.filter((step) => step.event === "start")).toHaveLength(1);
+    const rested = states(oauth, "oauth").indexOf("awaitingCallback");
+    expect(rested).toBeGreaterThan(0);
+    expect(oauth.steps[rested + 1]?.event).toBe("callback.received");
+    expect(states(oauth, "oauth").at(-1)).toBe("signedIn");
+    expect(await page.locator('section[data-flow="signIn"] [data-summary]').textContent()).toMatch(/over 2 requests: ended in signedIn/);
+    expect(await page.locator(".flows").textContent()).not.toContain("ada@example.test");
   });
 
   it("signs out of the bundled OpenID Provider too (RP-initiated logout): the OP asks, then the app's home; the next sign-in asks who you are", async () => {
@@ -366,8 +378,12 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     expectConsistent(completion);
     expect(states(completion, "signInCompletion")).toContain("issuingSession");
     expect(states(completion, "signInCompletion").at(-1)).toBe("signedIn");
-    expect(completion.steps[0]!.order).toBeGreaterThan(signIn.steps[0]!.order);
-    expect(completion.steps.at(-1)!.order).toBeLessThan(signIn.steps.at(-1)!.order);
+    // Numbered in the order they ran: the completion's steps right after the parent's step into the
+    // state that invoked it, and before the parent's next one.
+    const before = signIn.steps.findLast((step) => step.order < completion.steps[0]!.order)!;
+    const next = signIn.steps.find((step) => step.order > before.order)!;
+    expect(completion.steps[0]!.order).toBe(before.order + 1);
+    expect(completion.steps.at(-1)!.order).toBe(next.order - 1);
     expect(await page.locator('section[data-flow="signIn"] [data-summary]').textContent()).toContain("ended in signedIn");
 
     // The session read that found the session (reads without a cookie are not kept).

@@ -5,7 +5,8 @@
  * that moved it, in order; nothing else of the (already redacted) inspection stream is kept, so the
  * flows page shows no value a flow handled: no token, cookie, password, address or name.
  *
- * Memory is bounded: a few runs per browser, a capped number of browsers and of steps per run.
+ * Memory is bounded: four flows of each kind per browser, a capped number of browsers and of steps
+ * per flow.
  * Which browser a run belongs to is asked (`viewerOf`) when it starts; a run nobody owns is dropped.
  */
 import type { InspectionEvent } from "xstate";
@@ -81,12 +82,27 @@ interface LiveRun {
   owner: string | undefined;
   placed: boolean;
   steps: number;
+  /**
+   * An invoked machine reports its first moves before its parent reports the move that invoked it:
+   * they are held (`holding` names the machine) until the parent's move is recorded.
+   */
+  holding: string | undefined;
+  readonly held: Move[];
+}
+
+interface Move {
+  readonly from: string | undefined;
+  readonly to: string;
+  readonly eventType: string;
 }
 
 const MAX_LIVE_RUNS = 64;
+/** Flows of each kind kept per browser: the last that ended, and sign-ins started after it. */
+const FLOWS_KEPT = 4;
 
 export class FlowRecorder {
-  private readonly viewers = new Map<string, Partial<Record<FlowKind, RecordedFlow>>>();
+  /** Each browser's recent flows of each kind, oldest first. */
+  private readonly viewers = new Map<string, Partial<Record<FlowKind, RecordedFlow[]>>>();
   /** Runs by the session id of their root actor, newest last. */
   private readonly live = new Map<string, LiveRun>();
   private readonly maxViewers: number;
@@ -111,6 +127,7 @@ export class FlowRecorder {
       for (const transition of event._transitions as unknown as TransitionView[]) {
         for (const target of transition.target ?? []) this.step(run, machine, { from: transition.source, to: target, eventType: transition.eventType });
       }
+      if (run.holding !== undefined && run.holding !== machine) this.release(run);
     } else if (event.type === "@xstate.snapshot") {
       const snapshot = event.snapshot as { status?: unknown; value?: unknown };
       const path = run.flow.machines.find((p) => p.machine === machine);
@@ -125,8 +142,27 @@ export class FlowRecorder {
   };
 
   /** The last flow of each kind that `viewer` ran. */
+  /**
+   * The last flow of each kind that `viewer` ran to its end, or, when none has ended yet, the last
+   * one. (Opening the sign-in page starts a passkey sign-in that waits for a passkey: it does not hide
+   * the sign-in before it.)
+   */
   flowsOf(viewer: string | undefined): Partial<Record<FlowKind, RecordedFlow>> {
-    return (viewer && this.viewers.get(viewer)) || {};
+    const recent = (viewer && this.viewers.get(viewer)) || {};
+    const last: Partial<Record<FlowKind, RecordedFlow>> = {};
+    for (const kind of FLOW_KINDS) {
+      const flows = recent[kind] ?? [];
+      const shown = flows.findLast((flow) => flow.ended) ?? flows.at(-1);
+      if (shown) last[kind] = shown;
+    }
+    return last;
+  }
+
+  /** The sign-ins `viewer` started after the one `flowsOf` shows, still waiting for their next request. */
+  waitingOf(viewer: string | undefined): RecordedFlow[] {
+    const flows = ((viewer && this.viewers.get(viewer)) || {}).signIn ?? [];
+    const shown = this.flowsOf(viewer).signIn;
+    return flows.slice(shown ? flows.indexOf(shown) + 1 : 0).filter((flow) => !flow.ended);
   }
 
   private actorStarted(rootId: string, actor: ActorView): void {
@@ -141,6 +177,8 @@ export class FlowRecorder {
         owner: undefined,
         placed: false,
         steps: 0,
+        holding: undefined,
+        held: [],
       };
       this.live.set(rootId, run);
       if (this.live.size > MAX_LIVE_RUNS) this.live.delete(this.live.keys().next().value as string);
@@ -151,6 +189,7 @@ export class FlowRecorder {
     if (!run) return;
     if (machine !== undefined) {
       run.machineOf.set(actor.sessionId, machine);
+      run.holding = machine;
       if (!run.flow.machines.some((p) => p.machine === machine)) run.flow.machines.push({ machine, steps: [] });
     }
     if (typeof actor.src === "string") run.invoked.set(actor.id, actor.src);
@@ -172,7 +211,18 @@ export class FlowRecorder {
     else if (viewer) viewer.then(own, () => {});
   }
 
-  private step(run: LiveRun, machine: string, move: { from: string | undefined; to: string; eventType: string }): void {
+  /** Records the held moves of an invoked machine, now that its parent's move is recorded. */
+  private release(run: LiveRun): void {
+    const machine = run.holding!;
+    run.holding = undefined;
+    for (const move of run.held.splice(0)) this.step(run, machine, move);
+  }
+
+  private step(run: LiveRun, machine: string, move: Move): void {
+    if (run.holding === machine) {
+      run.held.push(move);
+      return;
+    }
     const path = run.flow.machines.find((p) => p.machine === machine);
     if (!path) return;
     if (run.steps >= this.maxSteps) {
@@ -218,13 +268,20 @@ export class FlowRecorder {
     this.viewers.set(run.owner, slots);
     if (this.viewers.size > this.maxViewers) this.viewers.delete(this.viewers.keys().next().value as string);
 
-    const previous = slots[flow.kind];
+    const flows = (slots[flow.kind] ??= []);
     const firstState = flow.machines[0]?.steps[0]?.to;
-    const rested = previous?.machines[0]?.steps.at(-1)?.to;
-    if (previous && !previous.ended && previous.machine === flow.machine && firstState !== undefined && firstState === rested) {
-      this.continueWith(previous, run);
+    const continued = flows.findLast(
+      (previous) => !previous.ended && previous.machine === flow.machine && previous.machines[0]?.steps.at(-1)?.to === firstState,
+    );
+    if (continued) {
+      this.continueWith(continued, run);
+      // Now the most recent flow of its kind.
+      flows.splice(flows.indexOf(continued), 1);
+      flows.push(continued);
     } else {
-      slots[flow.kind] = flow;
+      flows.push(flow);
+      // Past the limit the oldest goes, unless it is the one flowsOf shows.
+      if (flows.length > FLOWS_KEPT) flows.splice(flows[0] === flows.findLast((f) => f.ended) ? 1 : 0, 1);
     }
   }
 

@@ -9,7 +9,7 @@
  * and not a feature to ship as is.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { FlowRecorder, type Viewer } from "./flow-recorder";
+import { FlowRecorder, type RecordedFlow, type Viewer } from "./flow-recorder";
 
 export const VIEWER_COOKIE = "appauth-demo.flows-viewer";
 const VIEWER_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -37,9 +37,10 @@ function createShared(): Shared {
 /** The `inspect` observer of the demo's auth config. */
 export const recordFlows = shared.recorder.observe;
 
-/** The last flows of the browser making the current request (server components). */
-export async function myFlows(): Promise<ReturnType<FlowRecorder["flowsOf"]>> {
-  return shared.recorder.flowsOf(await viewerFromCookie());
+/** The last flows of the browser making the current request, and its sign-ins waiting since (server components). */
+export async function myFlows(): Promise<{ last: ReturnType<FlowRecorder["flowsOf"]>; waiting: RecordedFlow[] }> {
+  const viewer = await viewerFromCookie();
+  return { last: shared.recorder.flowsOf(viewer), waiting: shared.recorder.waitingOf(viewer) };
 }
 
 /**

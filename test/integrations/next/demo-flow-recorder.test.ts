@@ -51,6 +51,12 @@ describe("the Next demo's flow recorder", () => {
     expect(followed).toMatchObject({ event: "link.followed", eventType: "link.followed", from: "email.awaitingLink" });
     expect(signIn.machines[0]!.steps[1]).toMatchObject({ event: "done: normalizeIdentifier" });
     expect(statesOf(signIn, "signInCompletion").at(-1)).toBe("signedIn");
+    // The completion's steps come right after the parent entered `completing`, before its next step.
+    const completion = signIn.machines[1]!.steps.map((s) => s.order);
+    const completing = signIn.machines[0]!.steps.find((s) => s.to === "email.completing")!;
+    const after = signIn.machines[0]!.steps.find((s) => s.order > completing.order)!;
+    expect(completion[0]).toBe(completing.order + 1);
+    expect(completion.at(-1)).toBe(after.order - 1);
     const orders = signIn.machines.flatMap((p) => p.steps.map((s) => s.order)).sort((a, b) => a - b);
     expect(orders).toEqual(orders.map((_, i) => i + 1));
 
@@ -67,6 +73,27 @@ describe("the Next demo's flow recorder", () => {
     expect(kept).not.toContain("ada@example.test");
     expect(kept).not.toContain(link.searchParams.get("token")!);
     expect(kept).not.toContain("[redacted]");
+  });
+
+  it("keeps showing the last sign-in that ended while a newer one waits, and the newer one once it ends", async () => {
+    const { recorder, viewer, config } = recorded();
+    viewer.current = "browser-a";
+    const client = new TestClient(config);
+    const first = await mailedLink(client, smtp, "first@example.test");
+    await client.get(first.link.href);
+    const ended = recorder.flowsOf("browser-a").signIn;
+    expect(ended).toMatchObject({ requests: 2, ended: true });
+
+    const second = await mailedLink(client, smtp, "second@example.test");
+    expect(recorder.flowsOf("browser-a").signIn).toBe(ended);
+    const waiting = recorder.waitingOf("browser-a");
+    expect(waiting).toHaveLength(1);
+    expect(statesOf(waiting[0], "email").at(-1)).toBe("awaitingLink");
+
+    await client.get(second.link.href);
+    expect(recorder.flowsOf("browser-a").signIn).toBe(waiting[0]);
+    expect(recorder.flowsOf("browser-a").signIn).toMatchObject({ requests: 2, ended: true });
+    expect(recorder.waitingOf("browser-a")).toEqual([]);
   });
 
   it("shows a browser only its own flows, keeps none that nobody owns, and skips reads without a cookie", async () => {

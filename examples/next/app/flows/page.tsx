@@ -24,14 +24,15 @@ const HOW_TO: Record<FlowKind, string> = {
 const DIAGRAMS = join(process.cwd(), "..", "..", "visualizations");
 
 export default async function FlowsPage() {
-  const flows = await myFlows();
+  const { last, waiting } = await myFlows();
   return (
     <div className="flows">
       <h1>Flows</h1>
       <p className="muted">
         Every flow of appauth is a state machine. This page draws the path of this browser&apos;s last sign-in, session read
         and sign-out on the machines&apos; diagrams: the states entered are highlighted, the transitions taken drawn bold, and the
-        list beside each diagram gives the states and the events that moved the flow, in order. The app&apos;s{" "}
+        list beside each diagram gives the states and the events that moved the flow, in order. Steps are numbered across the
+        machines of a flow, so the numbers show where the shared sign-in completion ran inside its parent. The app&apos;s{" "}
         <code>inspect</code> option feeds it with the redacted inspection stream.
       </p>
       <p className="muted" id="flows-privacy">
@@ -39,13 +40,13 @@ export default async function FlowsPage() {
         states and events, never a value they handled. It lives in this server process&apos;s memory.
       </p>
       {FLOW_KINDS.map((kind) => (
-        <FlowSection key={kind} kind={kind} flow={flows[kind]} />
+        <FlowSection key={kind} kind={kind} flow={last[kind]} waiting={kind === "signIn" ? waiting : []} />
       ))}
     </div>
   );
 }
 
-function FlowSection({ kind, flow }: { kind: FlowKind; flow: RecordedFlow | undefined }) {
+function FlowSection({ kind, flow, waiting }: { kind: FlowKind; flow: RecordedFlow | undefined; waiting: RecordedFlow[] }) {
   return (
     <section className="card" data-flow={kind} aria-labelledby={`flow-${kind}`}>
       <h2 id={`flow-${kind}`}>{TITLES[kind]}</h2>
@@ -66,6 +67,13 @@ function FlowSection({ kind, flow }: { kind: FlowKind; flow: RecordedFlow | unde
           ))}
         </>
       )}
+      {flow?.ended && waiting.length > 0 ? (
+        <p className="muted" data-waiting>
+          Started since and waiting for their next request:{" "}
+          {waiting.map((w) => `${w.machine} (in ${lastState(w)})`).join(", ")}. The sign-in page starts a passkey sign-in
+          for autofill each time it opens.
+        </p>
+      ) : null}
     </section>
   );
 }
