@@ -136,12 +136,12 @@ export class FlowRecorder {
       }
       if (machine === run.flow.machine && snapshot.status === "done" && actor._parent === undefined) {
         run.flow.ended = true;
+        this.live.delete(event.rootId);
         this.place(run);
       }
     }
   };
 
-  /** The last flow of each kind that `viewer` ran. */
   /**
    * The last flow of each kind that `viewer` ran to its end, or, when none has ended yet, the last
    * one. (Opening the sign-in page starts a passkey sign-in that waits for a passkey: it does not hide
