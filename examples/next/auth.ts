@@ -13,6 +13,7 @@ import { Passkey } from "appauth/providers/passkey";
 import { sqliteAdapter } from "appauth/adapters/sqlite";
 import { authConfig } from "./auth.config";
 import { checkDemoAccount } from "./lib/demo-account";
+import { recordFlows } from "./lib/flows";
 
 /** The bundled OpenID Provider (demo/op): client id, secret and issuer come from AUTH_DEMO_IDP_*. */
 const demoIdentityProvider: Provider = {
@@ -33,6 +34,8 @@ export const { handlers, auth, signIn, signOut, unstable_update } = AppAuth({
   ...authConfig,
   adapter: sqliteAdapter(database),
   experimental: { enableWebAuthn: true },
+  // The flows page (/flows) draws the paths this observer keeps of the redacted inspection stream.
+  inspect: recordFlows,
   providers: [
     ...(process.env.AUTH_DEMO_IDP_ISSUER ? [demoIdentityProvider] : []),
     Credentials({

@@ -8,7 +8,7 @@ import type { ElkExtendedEdge, ElkNode, ElkPoint } from "elkjs/lib/elk-api.js";
 import { FONTS, compositePadding, detailLines, leafSize, transitionLabel } from "./measure.js";
 import type { DetailLine, LabelLine, Size } from "./measure.js";
 import { descendants } from "./model.js";
-import type { VizMachine, VizState, VizTransitionKind } from "./model.js";
+import type { VizMachine, VizState, VizTransition, VizTransitionKind } from "./model.js";
 import { textWidth } from "./text-width.js";
 
 /** Space around the drawing, and above it for the title and subtitle. */
@@ -39,6 +39,8 @@ export interface PlacedLabel extends Box {
 
 export interface PlacedEdge {
   readonly kind: VizTransitionKind | "initial";
+  /** The transition drawn, or, for the arrow from an initial dot, the id of the state it enters. */
+  readonly transition: VizTransition | { readonly initial: string };
   /** From the source state to the target state: the arrowhead goes at the last point. */
   readonly points: readonly Point[];
   readonly label: PlacedLabel | undefined;
@@ -85,7 +87,10 @@ class ElkGraph {
   private readonly states = new Map<string, VizState>();
   /** Document order of states, parents first: the order a flow is usually written in. */
   private readonly rank = new Map<string, number>();
-  private readonly edges = new Map<string, { kind: PlacedEdge["kind"]; order: number; reversed: boolean; lines?: LabelLine[] }>();
+  private readonly edges = new Map<
+    string,
+    { kind: PlacedEdge["kind"]; transition: PlacedEdge["transition"]; order: number; reversed: boolean; lines?: LabelLine[] }
+  >();
 
   constructor(
     private readonly graph: VizMachine,
@@ -104,6 +109,7 @@ class ElkGraph {
         source: stateNodeId(transition.source),
         target: stateNodeId(transition.target),
         kind: transition.kind,
+        transition,
         order,
         label,
       });
@@ -118,7 +124,7 @@ class ElkGraph {
       this.rank.set(markerId, (this.rank.get(parentId) ?? -1) + 0.5);
       this.parents.set(markerId, parentId);
       parent.children.push({ id: markerId, width: INITIAL_SIZE, height: INITIAL_SIZE });
-      this.addEdge(`${markerId}:edge`, { source: markerId, target: stateNodeId(initial), kind: "initial", order: -1 });
+      this.addEdge(`${markerId}:edge`, { source: markerId, target: stateNodeId(initial), kind: "initial", transition: { initial }, order: -1 });
     }
     for (const child of children) {
       const id = stateNodeId(child.id);
@@ -150,6 +156,7 @@ class ElkGraph {
       source: string;
       target: string;
       kind: PlacedEdge["kind"];
+      transition: PlacedEdge["transition"];
       order: number;
       label?: (Size & { lines: LabelLine[] }) | undefined;
     },
@@ -175,7 +182,7 @@ class ElkGraph {
     const container = this.nodes.get(this.containerOf(edge.source, edge.target)) as ElkNode;
     container.edges ??= [];
     container.edges.push(elkEdge);
-    this.edges.set(id, { kind: edge.kind, order: edge.order, reversed, lines: edge.label?.lines });
+    this.edges.set(id, { kind: edge.kind, transition: edge.transition, order: edge.order, reversed, lines: edge.label?.lines });
   }
 
   /** ELK's rule: a self loop lives in the node's parent, an edge into a descendant in its ancestor. */
@@ -230,8 +237,9 @@ class ElkGraph {
       height: Math.ceil(max.y - min.y + 2 * MARGIN + TITLE_HEIGHT),
       states: states.map((state) => ({ ...state, ...move(state, shift) })),
       initials: initials.map((box) => move(box, shift)),
-      edges: edges.map(({ kind, points: route, label }) => ({
+      edges: edges.map(({ kind, transition, points: route, label }) => ({
         kind,
+        transition,
         points: route.map((point) => movePoint(point, shift)),
         label: label === undefined ? undefined : { ...label, ...move(label, shift) },
       })),
@@ -245,7 +253,7 @@ class ElkGraph {
     if (info.reversed) points.reverse();
     const elkLabel = edge.labels?.[0];
     const label = info.lines === undefined || elkLabel === undefined ? undefined : { ...toBox(elkLabel), lines: info.lines };
-    return { kind: info.kind, order: info.order, points, label };
+    return { kind: info.kind, transition: info.transition, order: info.order, points, label };
   }
 }
 

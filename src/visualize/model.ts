@@ -32,6 +32,11 @@ export interface VizTransition {
   readonly kind: VizTransitionKind;
   /** `submit`, `done: authorize`, `error: authorize`, `after 15s`, `done` (a state's onDone); `""` for always. */
   readonly event: string;
+  /**
+   * The event type as XState names it at run time (`submit`, `xstate.done.actor.0.signIn.authorizing`,
+   * `""` for always): what an inspected run's transitions carry, so a run can be matched to the edge.
+   */
+  readonly eventType: string;
   readonly guard: string | undefined;
   readonly actions: readonly string[];
 }
@@ -97,11 +102,11 @@ function readState(node: AnyStateNode, context: ReadContext): VizState {
   for (const [eventType, definitions] of node.transitions) {
     const { kind, event } = describeEvent(eventType, delays, context.invokeNames);
     for (const definition of definitions) {
-      addTransition(node, definition, { kind, event }, { context, activities });
+      addTransition(node, definition, { kind, event, eventType }, { context, activities });
     }
   }
   for (const definition of node.always ?? []) {
-    addTransition(node, definition, { kind: "always", event: "" }, { context, activities });
+    addTransition(node, definition, { kind: "always", event: "", eventType: "" }, { context, activities });
   }
 
   const children = Object.values(node.states).map((child) => readState(child, context));
@@ -125,7 +130,7 @@ interface TransitionSink {
 function addTransition(
   node: AnyStateNode,
   definition: AnyTransitionDefinition,
-  label: { kind: VizTransitionKind; event: string },
+  label: { kind: VizTransitionKind; event: string; eventType: string },
   sink: TransitionSink,
 ): void {
   const guard = definition.guard === undefined ? undefined : describeGuard(definition.guard);

@@ -60,14 +60,28 @@ export function renderScene(scene: Scene): string {
     text({ x: MARGIN, y: MARGIN + 36 }, scene.subtitle, { size: FONTS.subtitle.size, fill: COLORS.subtitle }),
   );
   out.push(`<g stroke-linejoin="round">`);
-  for (const state of scene.states) out.push(...renderState(state));
+  // Each state, arrow and label is a group named by data attributes (the state id; an arrow's source,
+  // target and run-time event type), so a page can mark the path of an inspected run on the diagram.
+  for (const state of scene.states) out.push(`<g data-state="${escapeXml(state.state.id)}">`, ...renderState(state), `</g>`);
   for (const marker of scene.initials) out.push(renderInitial(marker));
   out.push(`</g>`, `<g fill="none" stroke-linecap="round" stroke-linejoin="round">`);
-  for (const edge of scene.edges) out.push(...renderEdge(edge));
+  for (const edge of scene.edges) out.push(`<g ${edgeAttributes(edge)}>`, ...renderEdge(edge), `</g>`);
   out.push(`</g>`, `<g>`);
-  for (const edge of scene.edges) if (edge.label !== undefined) out.push(...renderLabel(edge.label));
+  for (const edge of scene.edges) {
+    if (edge.label !== undefined) out.push(`<g ${edgeAttributes(edge)}>`, ...renderLabel(edge.label), `</g>`);
+  }
   out.push(`</g>`, `</svg>`);
   return `${out.join("\n")}\n`;
+}
+
+/** `data-source`, `data-target` and `data-event-type` of a transition; `data-initial` for an initial arrow. */
+function edgeAttributes(edge: PlacedEdge): string {
+  const { transition } = edge;
+  if ("initial" in transition) return `data-initial="${escapeXml(transition.initial)}"`;
+  return (
+    `data-source="${escapeXml(transition.source)}" data-target="${escapeXml(transition.target)}" ` +
+    `data-event-type="${escapeXml(transition.eventType)}"`
+  );
 }
 
 function renderState(placed: PlacedState): string[] {

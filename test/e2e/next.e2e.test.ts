@@ -2,10 +2,10 @@
  * The Next.js example (examples/next), built with `next build` and served by `next start` exactly
  * as `npm start` serves it, driven in Debian's Chromium through playwright-core: every sign-in
  * method, the middleware-guarded area, the session seen by server and client components,
- * `update()`, and sign-out reaching the other tabs. The build runs once, before the first test
+ * `update()`, sign-out reaching the other tabs, and the flows page drawing what a browser ran. The build runs once, before the first test
  * (skipped when `.next` is newer than every source it is made of).
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -172,6 +172,18 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     await page.waitForURL(url("/protected"));
     expect(await page.locator("#server-name").textContent()).toBe("Ada Lovelace");
     expect(await page.locator("#server-email").textContent()).toBe("ada@example.test");
+
+    // The flows page joins the sign-in's two requests (out to the OP, back on the callback) into one path.
+    await page.goto("/flows");
+    const oauth = await drawnPath("signIn", "oauth");
+    expectConsistent(oauth);
+    expect(oauth.steps.filter((step) => step.event === "start")).toHaveLength(1);
+    const rested = states(oauth, "oauth").indexOf("awaitingCallback");
+    expect(rested).toBeGreaterThan(0);
+    expect(oauth.steps[rested + 1]?.event).toBe("callback.received");
+    expect(states(oauth, "oauth").at(-1)).toBe("signedIn");
+    expect(await page.locator('section[data-flow="signIn"] [data-summary]').textContent()).toMatch(/over 2 requests: ended in signedIn/);
+    expect(await page.locator(".flows").textContent()).not.toContain("ada@example.test");
   });
 
   it("signs out of the bundled OpenID Provider too (RP-initiated logout): the OP asks, then the app's home; the next sign-in asks who you are", async () => {
@@ -298,6 +310,113 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     await page.getByRole("button", { name: "Save with unstable_update()" }).click();
     await eventually(() => page.locator("#server-name").textContent()).toBe("Renamed On Server");
     expect((await sessionJson())?.user?.name).toBe("Renamed On Server");
+  });
+
+  /** What the flows page draws of one machine of a flow: its step list and the diagram's marked parts. */
+  async function drawnPath(kind: string, machine: string) {
+    const figure = page.locator(`section[data-flow="${kind}"] figure[data-machine="${machine}"]`);
+    const steps = await figure.locator("ol.flow-steps > li").evaluateAll((items) =>
+      items.map((li) => ({ order: (li as HTMLLIElement).value, state: li.dataset.state!, event: li.dataset.event! })),
+    );
+    const diagram = await figure.locator(".flow-diagram svg").evaluate((svg) => ({
+      initial: svg.querySelector("g[data-initial]")?.getAttribute("data-initial"),
+      visited: [...svg.querySelectorAll("g[data-state].visited")].map((g) => g.getAttribute("data-state")!),
+      plain: [...svg.querySelectorAll("g[data-state]:not(.visited)")].map((g) => g.getAttribute("data-state")!),
+      taken: [...svg.querySelectorAll("g.taken[data-source]")].map((g) => [g.getAttribute("data-source"), g.getAttribute("data-target")]),
+      // What a person sees: the highlight is drawn, not only named.
+      fills: [...svg.querySelectorAll("g[data-state].visited > rect:first-child")].map((rect) => getComputedStyle(rect).fill),
+      plainFills: [...svg.querySelectorAll("g[data-state]:not(.visited) > rect:first-child")].map((rect) => getComputedStyle(rect).fill),
+    }));
+    return { steps, diagram };
+  }
+
+  /** The states a drawn path entered, without the machine's id in front. */
+  const states = (path: Awaited<ReturnType<typeof drawnPath>>, machine: string) =>
+    path.steps.map((step) => step.state.slice(machine.length + 1));
+
+  /** A path as drawn: entered states highlighted, nothing else; each move from the one before on a bold arrow. */
+  function expectConsistent(path: Awaited<ReturnType<typeof drawnPath>>): void {
+    const entered = new Set(path.steps.map((step) => step.state));
+    expect(new Set(path.diagram.visited)).toEqual(entered);
+    expect(path.diagram.plain.some((id) => entered.has(id))).toBe(false);
+    expect(new Set(path.diagram.fills)).toEqual(new Set(["rgb(204, 251, 241)"]));
+    expect(path.diagram.plainFills).not.toContain("rgb(204, 251, 241)");
+    const orders = path.steps.map((step) => step.order);
+    expect(orders).toEqual([...orders].sort((a, b) => a - b));
+    for (const [i, step] of path.steps.entries()) {
+      if (i === 0) continue;
+      expect(path.diagram.taken).toContainEqual([path.steps[i - 1]!.state, step.state]);
+    }
+  }
+
+  it("draws this browser's last sign-in, session read and sign-out on their diagrams at /flows, and shows no secret", async () => {
+    await page.goto("/flows");
+    expect(await page.locator('section[data-flow="signIn"]').textContent()).toContain("None recorded for this browser yet");
+
+    await signInAsDemo("/");
+    expect(await sessionJson()).toMatchObject({ user: { name: "Demo User", email: "demo@example.com" } });
+    // Every cookie value the flows handled, kept to look for in the page.
+    const secrets = (await context.cookies(app.url)).map((c) => decodeURIComponent(c.value)).filter((v) => v.length >= 16);
+    expect(secrets.length).toBeGreaterThanOrEqual(3); // session token, CSRF token, viewer id
+    secrets.push((await readFile(join(dataDir, "secret"), "utf8")).trim());
+
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Flows" }).click();
+    await page.waitForURL(url("/flows"));
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Flows");
+
+    // The sign-in: the password flow from its initial state to signedIn, with the shared completion
+    // running in between (its steps numbered inside the parent's).
+    const signIn = await drawnPath("signIn", "credentialsSignIn");
+    expectConsistent(signIn);
+    expect(signIn.steps[0]).toMatchObject({ state: signIn.diagram.initial, event: "start", order: 1 });
+    expect(states(signIn, "credentialsSignIn")).toContain("authorizing");
+    expect(states(signIn, "credentialsSignIn").at(-1)).toBe("signedIn");
+    expect(signIn.steps.map((s) => s.event)).toContain("done: authorize");
+    const completion = await drawnPath("signIn", "signInCompletion");
+    expectConsistent(completion);
+    expect(states(completion, "signInCompletion")).toContain("issuingSession");
+    expect(states(completion, "signInCompletion").at(-1)).toBe("signedIn");
+    // Numbered in the order they ran: the completion's steps right after the parent's step into the
+    // state that invoked it, and before the parent's next one.
+    const before = signIn.steps.findLast((step) => step.order < completion.steps[0]!.order)!;
+    const next = signIn.steps.find((step) => step.order > before.order)!;
+    expect(completion.steps[0]!.order).toBe(before.order + 1);
+    expect(completion.steps.at(-1)!.order).toBe(next.order - 1);
+    expect(await page.locator('section[data-flow="signIn"] [data-summary]').textContent()).toContain("ended in signedIn");
+
+    // The session read that found the session (reads without a cookie are not kept).
+    const read = await drawnPath("sessionRead", "session");
+    expectConsistent(read);
+    expect(read.steps[0]).toMatchObject({ state: read.diagram.initial, event: "start" });
+    expect(states(read, "session").at(-1)).toBe("active");
+    expect(read.diagram.plain.length).toBeGreaterThan(0); // e.g. noSession, invalid
+
+    const signOut = await drawnPath("signOut", "signOut");
+    expectConsistent(signOut);
+    expect(signOut.steps[0]).toMatchObject({ state: signOut.diagram.initial, event: "start" });
+    expect(states(signOut, "signOut")).toContain("endingSession");
+    expect(states(signOut, "signOut").at(-1)).toBe("signedOut");
+    await page.screenshot({ path: join(ARTIFACTS, "flows.png"), fullPage: true });
+
+    // Paths only: no token, cookie, secret, nor who signed in.
+    const html = await page.content();
+    for (const secret of secrets) expect(html).not.toContain(secret);
+    for (const personal of ["demo@example.com", "Demo User", "demo-user"]) expect(html).not.toContain(personal);
+
+    // Another browser sees none of it.
+    const stranger = await browser.newContext({ baseURL: app.url });
+    try {
+      const other = await stranger.newPage();
+      await other.goto("/flows");
+      for (const kind of ["signIn", "sessionRead", "signOut"]) {
+        expect(await other.locator(`section[data-flow="${kind}"]`).textContent()).toContain("None recorded for this browser yet");
+      }
+      expect(await other.locator("figure").count()).toBe(0);
+    } finally {
+      await stranger.close();
+    }
   });
 
   it("signs out in one tab and the other tab follows: its protected page sends it to sign in", async () => {

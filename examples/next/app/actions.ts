@@ -2,11 +2,13 @@
 /**
  * The example's server actions: signing in and out, and renaming, through appauth's server-side
  * helpers. A refused password reaches the form as `CredentialsSignin` (thrown to the caller);
- * every other outcome is a redirect (Next's `redirect`, which must not be caught here).
+ * every other outcome is a redirect (Next's `redirect`, which must not be caught here). Each runs as
+ * the browser's flow viewer (lib/flows.ts), so the flows page shows the browser what it ran.
  */
 import { CredentialsSignin } from "appauth";
 import { revalidatePath } from "next/cache";
 import { signIn, signOut, unstable_update } from "../auth";
+import { asViewer } from "../lib/flows";
 
 export interface PasswordFormState {
   error?: string;
@@ -16,7 +18,7 @@ export interface PasswordFormState {
 
 export async function signInWithPassword(_previous: PasswordFormState, form: FormData): Promise<PasswordFormState> {
   try {
-    await signIn("credentials", form);
+    await asViewer(() => signIn("credentials", form));
   } catch (error) {
     if (error instanceof CredentialsSignin) {
       const username = form.get("username");
@@ -32,11 +34,11 @@ export async function signInWithPassword(_previous: PasswordFormState, form: For
 
 export async function signInWithIdentityProvider(form: FormData): Promise<void> {
   const redirectTo = form.get("redirectTo");
-  await signIn("demo-idp", { redirectTo: typeof redirectTo === "string" && redirectTo ? redirectTo : "/" });
+  await asViewer(() => signIn("demo-idp", { redirectTo: typeof redirectTo === "string" && redirectTo ? redirectTo : "/" }));
 }
 
 export async function signOutEverywhere(): Promise<void> {
-  await signOut({ redirectTo: "/" });
+  await asViewer(() => signOut({ redirectTo: "/" }));
 }
 
 export async function renameOnServer(form: FormData): Promise<void> {

@@ -22,6 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </Link>
             <nav aria-label="Main">
               <Link href="/protected">Protected area</Link>
+              <Link href="/flows">Flows</Link>
               <Link href="/dev/mailbox">Dev mailbox</Link>
               <UserMenu />
             </nav>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setup } from "xstate";
+import { createActor, setup } from "xstate";
 import { layoutMachine } from "../../../src/visualize/layout.js";
 import type { Box, PlacedState } from "../../../src/visualize/layout.js";
 import { descendants, machineGraph } from "../../../src/visualize/model.js";
@@ -105,6 +105,33 @@ describe("toSvg", () => {
     expect(svg).toContain(">[x&lt;y]</text>");
     expect(svg).toContain("<title>hostile&lt;&amp;&gt; state machine</title>");
     expect(visibleText(svg)).toContain('say "hi"; #1: 50%');
+  });
+
+  it("names each state and arrow, so the transitions of a run can be found on the picture", async () => {
+    const svg = await toSvg(signInMachine);
+    const taken: { source: string; target: string; eventType: string }[] = [];
+    const actor = createActor(signInMachine, {
+      inspect: (event) => {
+        if (event.type !== "@xstate.microstep") return;
+        for (const t of event._transitions) {
+          for (const target of t.target ?? []) taken.push({ source: t.source.id, target: target.id, eventType: t.eventType });
+        }
+      },
+    });
+    actor.start();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    actor.send({ type: "form.submitted" });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    actor.stop();
+    // loading → form (done: loadProviders), idle → submitting (form.submitted), submitting → signedIn (done: authorize).
+    expect(taken.map((t) => t.target)).toEqual(["signIn.form", "signIn.form.submitting", "signIn.signedIn"]);
+    for (const { source, target, eventType } of taken) {
+      const group = `<g data-source="${source}" data-target="${target}" data-event-type="${eventType}">`;
+      expect(svg.split(group).length - 1, group).toBe(2); // its arrow and its label
+      expect(svg).toContain(`<g data-state="${target}">`);
+    }
+    expect(svg).toContain('<g data-initial="signIn.loading">');
+    expect(xmlProblems(svg)).toEqual([]);
   });
 
   it("refers to nothing outside the file", async () => {
