@@ -87,6 +87,12 @@ export const databaseSessionMachine = setup({
       cookies: extended.cookies,
     })),
     rememberSession: assign((_, session: Session) => ({ session })),
+    // rememberRecord and useDefaultSession in one update: the quiet read's last step.
+    rememberRecordWithDefaultSession: assign((_, loaded: Loaded) => ({
+      record: loaded.session,
+      user: loaded.user,
+      session: defaultUserSession(loaded.user, loaded.session.expires.toISOString()),
+    })),
     useDefaultSession: assign(({ context }) => ({
       session: defaultUserSession(context.user!, context.record!.expires.toISOString(), context.sessionError),
     })),
@@ -147,7 +153,7 @@ export const databaseSessionMachine = setup({
           },
           {
             target: "active",
-            actions: [{ type: "rememberRecord", params: ({ event }) => event.output! }, "useDefaultSession"],
+            actions: { type: "rememberRecordWithDefaultSession", params: ({ event }) => event.output! },
           },
         ],
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },

@@ -52,6 +52,9 @@ type CallbackResult = { token: JWT | null; changed: boolean };
 /** The largest time a JavaScript Date can hold, in seconds. */
 const MAX_EPOCH_SECONDS = 8.64e12;
 
+/** When a token that is not re-issued expires, as the session shows it. */
+const tokenExpiry = (payload: JWT) => new Date((payload.exp ?? 0) * 1000).toISOString();
+
 export const sessionMachine = setup({
   types: {
     input: {} as SessionInput,
@@ -76,9 +79,14 @@ export const sessionMachine = setup({
     rememberToken: assign((_, opened: Opened) => ({ payload: opened.payload, secretIndex: opened.secretIndex })),
     // A token the refresh already changed stays changed, whatever the jwt callback did with it.
     keepCallbackToken: assign(({ context }, kept: CallbackResult) => ({ payload: kept.token!, changed: context.changed || kept.changed })),
-    keepTokenExpiry: assign(({ context }) => ({ expires: new Date((context.payload!.exp ?? 0) * 1000).toISOString() })),
+    keepTokenExpiry: assign(({ context }) => ({ expires: tokenExpiry(context.payload!) })),
     rememberReissue: assign((_, issued: { cookies: SetCookie[]; expires: string }) => issued),
     rememberSession: assign((_, session: Session) => ({ session })),
+    // rememberToken, keepTokenExpiry and useDefaultSession in one update: the quiet read's last step.
+    rememberTokenWithDefaultSession: assign((_, opened: Opened) => {
+      const expires = tokenExpiry(opened.payload);
+      return { payload: opened.payload, secretIndex: opened.secretIndex, expires, session: defaultTokenSession(opened.payload, expires) };
+    }),
     useDefaultSession: assign(({ context }) => ({
       session: defaultTokenSession(context.payload!, context.expires!, context.refreshUnavailable ? "RefreshTokenUnavailable" : undefined),
     })),
@@ -162,7 +170,7 @@ export const sessionMachine = setup({
           },
           {
             target: "active",
-            actions: [{ type: "rememberToken", params: ({ event }) => event.output! }, "keepTokenExpiry", "useDefaultSession"],
+            actions: { type: "rememberTokenWithDefaultSession", params: ({ event }) => event.output! },
           },
         ],
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "SessionTokenError" as const }) } },
