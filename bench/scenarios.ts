@@ -157,22 +157,17 @@ function databaseSessionScenario(id: ScenarioId, database: DatabaseKind, store: 
   };
 }
 
+const jwtSessionRead: Scenario = {
+  id: "session",
+  title: "GET /session (valid JWT)",
+  request: (fixture) => new Request(url("/session"), { headers: { cookie: fixture.signedInCookies } }),
+  quickCheck: (response) => (response.status === 200 ? null : `status ${response.status}`),
+  fullCheck: (contender, _fixture, response) => checkSession(contender, response),
+};
+
 export const SCENARIOS: Record<ScenarioId, Scenario> = {
-  session: {
-    id: "session",
-    title: "GET /session (valid JWT)",
-    request: (fixture) => new Request(url("/session"), { headers: { cookie: fixture.signedInCookies } }),
-    quickCheck: (response) => (response.status === 200 ? null : `status ${response.status}`),
-    fullCheck: (contender, _fixture, response) => checkSession(contender, response),
-  },
-  "session-100": {
-    id: "session-100",
-    title: "GET /session (valid JWT), 100 concurrent",
-    concurrency: 100,
-    request: (fixture) => new Request(url("/session"), { headers: { cookie: fixture.signedInCookies } }),
-    quickCheck: (response) => (response.status === 200 ? null : `status ${response.status}`),
-    fullCheck: (contender, _fixture, response) => checkSession(contender, response),
-  },
+  session: jwtSessionRead,
+  "session-100": { ...jwtSessionRead, id: "session-100", title: "GET /session (valid JWT), 100 concurrent", concurrency: 100 },
   signin: {
     id: "signin",
     title: "POST /callback/credentials",
