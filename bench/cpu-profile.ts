@@ -4,7 +4,7 @@
  * with the most self and inclusive time. Profiles in-process through `node:inspector`, so it runs
  * under tsx with no extra flags; `--save` also writes the raw `.cpuprofile` for Chrome DevTools.
  *
- *   npx tsx bench/cpu-profile.ts [--library appauth|authjs] [--scenario session|signin|csrf|db-memory|db-sqlite|db-postgres] [--ops 20000] [--save]
+ *   npx tsx bench/cpu-profile.ts [--library appauth|authjs] [--scenario session|session-100|signin|csrf|db-memory|db-sqlite|db-postgres] [--ops 20000] [--save]
  *
  * The database scenarios run on their own store (bench/database.ts), removed at the end.
  */
@@ -149,10 +149,13 @@ async function profile(contender: Contender, scenario: Scenario, fixture: Fixtur
   await session.post("Profiler.setSamplingInterval", { interval: 50 });
   await session.post("Profiler.start");
   const start = performance.now();
-  for (let i = 0; i < ops; i++) {
-    const response = await contender.handle(scenario.request(fixture));
-    const problem = scenario.quickCheck(response);
-    if (problem) throw new Error(`${contender.label}: ${problem}`);
+  const batch = scenario.concurrency ?? 1;
+  for (let i = 0; i < ops; i += batch) {
+    const requests = Array.from({ length: Math.min(batch, ops - i) }, () => scenario.request(fixture));
+    for (const response of await Promise.all(requests.map((request) => contender.handle(request)))) {
+      const problem = scenario.quickCheck(response);
+      if (problem) throw new Error(`${contender.label}: ${problem}`);
+    }
   }
   const elapsed = performance.now() - start;
   const { profile } = (await session.post("Profiler.stop")) as { profile: Profile };

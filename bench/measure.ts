@@ -70,16 +70,27 @@ async function warmUp(contender: Contender, scenario: Scenario, fixture: Fixture
   }
 }
 
-/** Runs `ops` sequential requests: their throughput in operations per second, and the CPU time each took. */
+/**
+ * Runs `ops` requests, one after another or (`scenario.concurrency`) in batches started together: their
+ * throughput in operations per second, and the CPU time each took.
+ */
 async function timeRound(contender: Contender, scenario: Scenario, fixture: Fixture, ops: number): Promise<Round> {
   const requests = Array.from({ length: ops }, () => scenario.request(fixture));
+  const batch = scenario.concurrency ?? 1;
   collectGarbage();
   const cpu = process.cpuUsage();
   const start = performance.now();
-  for (let i = 0; i < ops; i++) {
-    const response = await contender.handle(requests[i]!);
-    const problem = scenario.quickCheck(response);
-    if (problem) throw new Misbehaviour(contender, `${scenario.title} (measured request ${i + 1})`, problem);
+  for (let i = 0; i < ops; i += batch) {
+    if (batch === 1) {
+      const problem = scenario.quickCheck(await contender.handle(requests[i]!));
+      if (problem) throw new Misbehaviour(contender, `${scenario.title} (measured request ${i + 1})`, problem);
+      continue;
+    }
+    const responses = await Promise.all(requests.slice(i, i + batch).map((request) => contender.handle(request)));
+    for (const [j, response] of responses.entries()) {
+      const problem = scenario.quickCheck(response);
+      if (problem) throw new Misbehaviour(contender, `${scenario.title} (measured request ${i + j + 1})`, problem);
+    }
   }
   const elapsed = performance.now() - start;
   const used = process.cpuUsage(cpu);

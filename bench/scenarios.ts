@@ -24,7 +24,7 @@ export interface Fixture {
 /** The stores a database-session scenario runs on (`bench/database.ts`). */
 export type DatabaseKind = "memory" | "sqlite" | "postgres";
 
-export type ScenarioId = "session" | "signin" | "csrf" | "db-memory" | "db-sqlite" | "db-postgres";
+export type ScenarioId = "session" | "session-100" | "signin" | "csrf" | "db-memory" | "db-sqlite" | "db-postgres";
 
 export interface Scenario {
   id: ScenarioId;
@@ -34,6 +34,8 @@ export interface Scenario {
    * `strategy: "database"` on this store, with fixtures from `openDatabase`, not the JWT ones.
    */
   database?: DatabaseKind;
+  /** Requests started together and awaited together (100 concurrent reads); 1 when absent (one after another). */
+  concurrency?: number;
   request(fixture: Fixture): Request;
   /** Run on every measured response: cheap, no body read. Null when the response is the expected one. */
   quickCheck(response: Response): string | null;
@@ -155,14 +157,17 @@ function databaseSessionScenario(id: ScenarioId, database: DatabaseKind, store: 
   };
 }
 
+const jwtSessionRead: Scenario = {
+  id: "session",
+  title: "GET /session (valid JWT)",
+  request: (fixture) => new Request(url("/session"), { headers: { cookie: fixture.signedInCookies } }),
+  quickCheck: (response) => (response.status === 200 ? null : `status ${response.status}`),
+  fullCheck: (contender, _fixture, response) => checkSession(contender, response),
+};
+
 export const SCENARIOS: Record<ScenarioId, Scenario> = {
-  session: {
-    id: "session",
-    title: "GET /session (valid JWT)",
-    request: (fixture) => new Request(url("/session"), { headers: { cookie: fixture.signedInCookies } }),
-    quickCheck: (response) => (response.status === 200 ? null : `status ${response.status}`),
-    fullCheck: (contender, _fixture, response) => checkSession(contender, response),
-  },
+  session: jwtSessionRead,
+  "session-100": { ...jwtSessionRead, id: "session-100", title: "GET /session (valid JWT), 100 concurrent", concurrency: 100 },
   signin: {
     id: "signin",
     title: "POST /callback/credentials",

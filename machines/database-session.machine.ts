@@ -81,12 +81,18 @@ export const databaseSessionMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
-    rememberRecord: assign((_, loaded: Loaded | null) => (loaded ? { record: loaded.session, user: loaded.user } : {})),
+    rememberRecord: assign((_, loaded: Loaded) => ({ record: loaded.session, user: loaded.user })),
     rememberExtension: assign((_, extended: { session: AdapterSession; cookies: SetCookie[] }) => ({
       record: extended.session,
       cookies: extended.cookies,
     })),
     rememberSession: assign((_, session: Session) => ({ session })),
+    // rememberRecord and useDefaultSession in one update: the quiet read's last step.
+    rememberRecordWithDefaultSession: assign((_, loaded: Loaded) => ({
+      record: loaded.session,
+      user: loaded.user,
+      session: defaultUserSession(loaded.user, loaded.session.expires.toISOString()),
+    })),
     useDefaultSession: assign(({ context }) => ({
       session: defaultUserSession(context.user!, context.record!.expires.toISOString(), context.sessionError),
     })),
@@ -100,15 +106,16 @@ export const databaseSessionMachine = setup({
   guards: {
     hasSessionCallback: ({ context }) => context.callbacks.session,
     hasToken: ({ context }) => typeof context.sessionToken === "string" && context.sessionToken.length > 0,
-    sessionFound: (_, loaded: Loaded | null) => loaded !== null,
-    // Signed in with an account whose provider's access tokens are refreshed.
-    refreshesAccount: ({ context }) => {
-      const { provider, providerAccountId } = context.record!;
+    sessionMissing: (_, loaded: Loaded | null) => loaded === null,
+    // Signed in with an account whose provider's access tokens are refreshed. Given the record just
+    // loaded (params), it is asked of that record before it is remembered.
+    refreshesAccount: ({ context }, loaded?: Loaded) => {
+      const { provider, providerAccountId } = loaded ? loaded.session : context.record!;
       return typeof provider === "string" && typeof providerAccountId === "string" && context.refresh?.[provider] !== undefined;
     },
     // Extended at most once per updateAge: the last extension set expires to (then + maxAge).
-    extensionDue: ({ context }) => {
-      const lastExtended = context.record!.expires.valueOf() - context.maxAge * 1000;
+    extensionDue: ({ context }, loaded?: Loaded) => {
+      const lastExtended = (loaded ? loaded.session : context.record!).expires.valueOf() - context.maxAge * 1000;
       return context.now - lastExtended >= context.updateAge * 1000;
     },
   },
@@ -120,23 +127,37 @@ export const databaseSessionMachine = setup({
     checkingCookie: {
       always: [{ guard: "hasToken", target: "loading" }, { target: "noSession" }],
     },
+    // A loaded record goes straight to the first step it needs (the checks of checkingRefresh and
+    // shapingSession, asked of the record just loaded): a read with nothing to extend or refresh and
+    // no session callback ends here, without a pass through each check.
     loading: {
       invoke: {
         src: "loadSession",
         input: ({ context }) => ({ sessionToken: context.sessionToken!, now: context.now }),
         onDone: [
+          { guard: { type: "sessionMissing", params: ({ event }) => event.output }, target: "invalid" },
           {
-            guard: { type: "sessionFound", params: ({ event }) => event.output },
-            target: "checkingExpiry",
-            actions: { type: "rememberRecord", params: ({ event }) => event.output },
+            guard: { type: "extensionDue", params: ({ event }) => event.output! },
+            target: "extending",
+            actions: { type: "rememberRecord", params: ({ event }) => event.output! },
           },
-          { target: "invalid" },
+          {
+            guard: { type: "refreshesAccount", params: ({ event }) => event.output! },
+            target: "refreshingAccount",
+            actions: { type: "rememberRecord", params: ({ event }) => event.output! },
+          },
+          {
+            guard: "hasSessionCallback",
+            target: "runningSessionCallback",
+            actions: { type: "rememberRecord", params: ({ event }) => event.output! },
+          },
+          {
+            target: "active",
+            actions: { type: "rememberRecordWithDefaultSession", params: ({ event }) => event.output! },
+          },
         ],
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
-    },
-    checkingExpiry: {
-      always: [{ guard: "extensionDue", target: "extending" }, { target: "checkingRefresh" }],
     },
     extending: {
       invoke: {

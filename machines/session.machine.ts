@@ -45,11 +45,15 @@ export type SessionOutput =
 
 export type SessionEmitted = { type: "session"; session: Session; token: JWT };
 
-type Decoded = { payload: JWT; secretIndex: number } | null;
+type Opened = { payload: JWT; secretIndex: number };
+type Decoded = Opened | null;
 type CallbackResult = { token: JWT | null; changed: boolean };
 
 /** The largest time a JavaScript Date can hold, in seconds. */
 const MAX_EPOCH_SECONDS = 8.64e12;
+
+/** When a token that is not re-issued expires, as the session shows it. */
+const tokenExpiry = (payload: JWT) => new Date((payload.exp ?? 0) * 1000).toISOString();
 
 export const sessionMachine = setup({
   types: {
@@ -72,12 +76,17 @@ export const sessionMachine = setup({
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
-    rememberToken: assign((_, opened: NonNullable<Decoded>) => ({ payload: opened.payload, secretIndex: opened.secretIndex })),
+    rememberToken: assign((_, opened: Opened) => ({ payload: opened.payload, secretIndex: opened.secretIndex })),
     // A token the refresh already changed stays changed, whatever the jwt callback did with it.
     keepCallbackToken: assign(({ context }, kept: CallbackResult) => ({ payload: kept.token!, changed: context.changed || kept.changed })),
-    keepTokenExpiry: assign(({ context }) => ({ expires: new Date((context.payload!.exp ?? 0) * 1000).toISOString() })),
+    keepTokenExpiry: assign(({ context }) => ({ expires: tokenExpiry(context.payload!) })),
     rememberReissue: assign((_, issued: { cookies: SetCookie[]; expires: string }) => issued),
     rememberSession: assign((_, session: Session) => ({ session })),
+    // rememberToken, keepTokenExpiry and useDefaultSession in one update: the quiet read's last step.
+    rememberTokenWithDefaultSession: assign((_, opened: Opened) => {
+      const expires = tokenExpiry(opened.payload);
+      return { payload: opened.payload, secretIndex: opened.secretIndex, expires, session: defaultTokenSession(opened.payload, expires) };
+    }),
     useDefaultSession: assign(({ context }) => ({
       session: defaultTokenSession(context.payload!, context.expires!, context.refreshUnavailable ? "RefreshTokenUnavailable" : undefined),
     })),
@@ -100,22 +109,25 @@ export const sessionMachine = setup({
   },
   guards: {
     hasJwtCallback: ({ context }) => context.callbacks.jwt,
-    // The signed-in account's access token has expired (or is about to), and nobody refused its refresh token yet.
-    refreshDue: ({ context }) => {
-      const account = context.payload?.account;
+    // The signed-in account's access token has expired (or is about to), and nobody refused its refresh
+    // token yet. Given the token just opened (params), it is asked of that token before it is remembered.
+    refreshDue: ({ context }, opened?: Opened) => {
+      const account = (opened ?? context).payload?.account;
       const margin = account ? context.refresh?.[account.provider] : undefined;
       return account !== undefined && margin !== undefined && account.error === undefined && refreshDue(account, context.now, margin);
     },
     hasSessionCallback: ({ context }) => context.callbacks.session,
     hasToken: ({ context }) => typeof context.token === "string" && context.token.length > 0,
-    tokenOpened: (_, output: Decoded) => output !== null,
+    tokenRejected: (_, output: Decoded) => output === null,
     tokenKept: (_, output: CallbackResult) => output.token !== null && typeof output.token === "object",
-    reissueDue: ({ context }) => {
-      if (context.update || context.changed || context.secretIndex > 0) return true;
+    // As refreshDue: of the token just opened when given one, else of the token in context.
+    reissueDue: ({ context }, opened?: Opened) => {
+      const { payload, secretIndex } = opened ?? context;
+      if (context.update || context.changed || secretIndex > 0) return true;
       // A token without a usable expiry (possible with a custom jwt.decode) gets a fresh one.
-      const exp = context.payload?.exp;
+      const exp = payload?.exp;
       if (typeof exp !== "number" || !Number.isFinite(exp) || Math.abs(exp) > MAX_EPOCH_SECONDS) return true;
-      const iat = typeof context.payload?.iat === "number" ? context.payload.iat : 0;
+      const iat = typeof payload?.iat === "number" ? payload.iat : 0;
       return context.now - iat * 1000 >= context.updateAge * 1000;
     },
   },
@@ -127,23 +139,42 @@ export const sessionMachine = setup({
     checkingCookie: {
       always: [{ guard: "hasToken", target: "decoding" }, { target: "noSession" }],
     },
+    // An opened token goes straight to the first step it needs (the checks of checkingJwtCallback,
+    // checkingExpiry and shapingSession, asked of the token just opened): a read with nothing to
+    // refresh, no callbacks and no re-issue ends here, without a pass through each check.
     decoding: {
       invoke: {
         src: "decodeSessionToken",
         input: ({ context }) => ({ token: context.token!, req: context.req }),
         onDone: [
+          { guard: { type: "tokenRejected", params: ({ event }) => event.output }, target: "invalid" },
           {
-            guard: { type: "tokenOpened", params: ({ event }) => event.output },
-            target: "checkingRefresh",
+            guard: { type: "refreshDue", params: ({ event }) => event.output! },
+            target: "refreshingAccount",
             actions: { type: "rememberToken", params: ({ event }) => event.output! },
           },
-          { target: "invalid" },
+          {
+            guard: "hasJwtCallback",
+            target: "runningJwtCallback",
+            actions: { type: "rememberToken", params: ({ event }) => event.output! },
+          },
+          {
+            guard: { type: "reissueDue", params: ({ event }) => event.output! },
+            target: "reissuing",
+            actions: { type: "rememberToken", params: ({ event }) => event.output! },
+          },
+          {
+            guard: "hasSessionCallback",
+            target: "runningSessionCallback",
+            actions: [{ type: "rememberToken", params: ({ event }) => event.output! }, "keepTokenExpiry"],
+          },
+          {
+            target: "active",
+            actions: { type: "rememberTokenWithDefaultSession", params: ({ event }) => event.output! },
+          },
         ],
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "SessionTokenError" as const }) } },
       },
-    },
-    checkingRefresh: {
-      always: [{ guard: "refreshDue", target: "refreshingAccount" }, { target: "checkingJwtCallback" }],
     },
     refreshingAccount: {
       invoke: {
