@@ -2,7 +2,7 @@
  * POST /callback/:provider for a credentials provider: the form's fields go to `authorize`, and
  * the credentials sign-in machine takes it from there.
  */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
@@ -38,18 +38,18 @@ export function bindCredentialsSignIn(rt: Runtime) {
     attemptIdentifier(rt.providerById.get(input.providerId) as CredentialsConfig, input.credentials);
   return credentialsSignInMachine.provide({
     actors: {
-      checkAttempt: fromPromise(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
-      clearFailures: fromPromise(({ input }) =>
+      checkAttempt: fromEffect(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
+      clearFailures: fromEffect(({ input }) =>
         clearCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input), rt.logger),
       ),
-      authorize: fromPromise(async ({ input }) => {
+      authorize: fromEffect(async ({ input }) => {
         const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
         const user = (await provider.authorize(input.credentials, input.req.request)) ?? null;
         if (user) await requireStoredUser(rt, user.id);
         return user;
       }),
       completeSignIn: bindSignInCompletion(rt),
-      resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
+      resolveRedirect: fromEffect(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
     },
   });
 }
