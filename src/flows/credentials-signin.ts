@@ -12,7 +12,7 @@ import type { ResponsePlan } from "../response.js";
 import { refusalError } from "./failure.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
-import { runFlow } from "./run.js";
+import { finishBeforeAnswering, runFlow } from "./run.js";
 import { checkCredentials, clearCredentials, normalizeIdentifier } from "../rate-limit/limiter.js";
 
 /** Fields that name an account, tried in order when the provider declares none. */
@@ -39,9 +39,6 @@ export function bindCredentialsSignIn(rt: Runtime) {
   return credentialsSignInMachine.provide({
     actors: {
       checkAttempt: fromEffect(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
-      clearFailures: fromEffect(({ input }) =>
-        clearCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input), rt.logger),
-      ),
       authorize: fromEffect(async ({ input }) => {
         const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
         const user = (await provider.authorize(input.credentials, input.req.request)) ?? null;
@@ -50,6 +47,13 @@ export function bindCredentialsSignIn(rt: Runtime) {
       }),
       completeSignIn: bindSignInCompletion(rt),
       resolveRedirect: fromEffect(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
+    },
+    actions: {
+      // Runs beside the completion; the answer waits for it. A store that fails is logged (clearCredentials).
+      clearFailures: ({ context, self }) => {
+        if (!rt.rateLimit) return;
+        finishBeforeAnswering(rt, self, clearCredentials(rt.rateLimit, context.req.request, context.providerId, identifierOf(context), rt.logger));
+      },
     },
   });
 }
