@@ -20,7 +20,7 @@ interface Relay {
 
 /** A promise actor for the effect `run`, which receives the invocation's input. */
 export function fromEffect<Output, Input>(
-  run: (args: { input: Input }) => PromiseLike<Output> | Output,
+  run: (args: { input: Input }) => PromiseLike<Output>,
 ): PromiseActorLogic<Output, Input> {
   return {
     config: run,
