@@ -1,10 +1,15 @@
 /**
  * Credentials sign-in: the rate limiter counts the attempt first (per identifier and client address,
  * per identifier from all addresses): past a limit, `authorize` is not called. Then the provider's
- * `authorize` checks what the person typed (a success clears the identifier's failures); the shared
- * sign-in completion (signIn callback, session for either strategy) takes it from there, and the
- * person is sent to the callback URL. Every refusal ends in a final state that names why; only
- * `signedIn` carries session cookies.
+ * `authorize` checks what the person typed; a success clears the identifier's failures (the
+ * `clearFailures` action on that edge) and the shared sign-in completion (signIn callback, session
+ * for either strategy) takes it from there, and the person is sent to the callback URL. Every
+ * refusal ends in a final state that names why; only `signedIn` carries session cookies.
+ *
+ * Clearing is an action, not an invoked step: nothing the flow decides depends on it (a store that
+ * cannot clear leaves the count to expire with its window), so it needs no state of its own, and the
+ * flow does not pay for a second actor on every sign-in. Its implementation starts the clear and
+ * the runner waits for it before answering (src/flows/credentials-signin.ts).
  */
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, User } from "../src/types.js";
@@ -65,7 +70,6 @@ export const credentialsSignInMachine = setup({
   },
   actors: {
     checkAttempt: effect<LimitVerdict, AttemptInput>("checkAttempt"),
-    clearFailures: effect<void, AttemptInput>("clearFailures"),
     authorize: effect<User | null, { providerId: string; credentials: Record<string, unknown>; req: RequestContext }>(
       "authorize",
     ),
@@ -96,6 +100,10 @@ export const credentialsSignInMachine = setup({
     announce: enqueueActions(({ enqueue, context }) => {
       for (const event of context.events) enqueue.emit(event);
     }),
+    // Forgets the identifier's failed attempts (providerId, credentials, req in the context). Provided by `src/`.
+    clearFailures(): void {
+      throw new Error('The action "clearFailures" was not provided to this machine.');
+    },
   },
   guards: {
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
@@ -128,8 +136,8 @@ export const credentialsSignInMachine = setup({
         onDone: [
           {
             guard: { type: "userReturned", params: ({ event }) => event.output },
-            target: "clearingFailures",
-            actions: { type: "rememberUser", params: ({ event }) => event.output as User },
+            target: "completing",
+            actions: [{ type: "rememberUser", params: ({ event }) => event.output as User }, "clearFailures"],
           },
           {
             target: "refused",
@@ -137,15 +145,6 @@ export const credentialsSignInMachine = setup({
           },
         ],
         onError: { target: "refused", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    // The password was right: the identifier's failures are forgotten (a failing store does not stop it).
-    clearingFailures: {
-      invoke: {
-        src: "clearFailures",
-        input: ({ context }) => ({ providerId: context.providerId, credentials: context.credentials, req: context.req }),
-        onDone: { target: "completing" },
-        onError: { target: "completing" },
       },
     },
     completing: {

@@ -71,9 +71,6 @@ function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>)
         const allowed = entry.count <= MAX_ATTEMPTS;
         return { allowed, retryAfter: allowed ? 0 : Math.ceil((entry.resetAt - now) / 1000), counts: { perIdentifier: entry.count } };
       }),
-      clearFailures: fromPromise(async ({ input }) => {
-        attempts.delete(nameOf(input.credentials));
-      }),
       authorize: fromPromise(async ({ input }) => {
         const { username, password } = input.credentials;
         if (typeof username !== "string" || typeof password !== "string") return null;
@@ -96,6 +93,11 @@ function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>)
       }),
       // Only paths on this server: an absolute or protocol-relative URL goes home instead.
       resolveRedirect: fromPromise(async ({ input }) => (/^\/(?![/\\])/.test(input.url) ? input.url : "/")),
+    },
+    actions: {
+      clearFailures: ({ context }) => {
+        attempts.delete(nameOf(context.credentials));
+      },
     },
   });
 }

@@ -2,7 +2,7 @@
  * POST /callback/:provider for a credentials provider: the form's fields go to `authorize`, and
  * the credentials sign-in machine takes it from there.
  */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
@@ -12,7 +12,7 @@ import type { ResponsePlan } from "../response.js";
 import { refusalError } from "./failure.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
-import { runFlow } from "./run.js";
+import { finishBeforeAnswering, runFlow } from "./run.js";
 import { checkCredentials, clearCredentials, normalizeIdentifier } from "../rate-limit/limiter.js";
 
 /** Fields that name an account, tried in order when the provider declares none. */
@@ -38,18 +38,22 @@ export function bindCredentialsSignIn(rt: Runtime) {
     attemptIdentifier(rt.providerById.get(input.providerId) as CredentialsConfig, input.credentials);
   return credentialsSignInMachine.provide({
     actors: {
-      checkAttempt: fromPromise(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
-      clearFailures: fromPromise(({ input }) =>
-        clearCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input), rt.logger),
-      ),
-      authorize: fromPromise(async ({ input }) => {
+      checkAttempt: fromEffect(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
+      authorize: fromEffect(async ({ input }) => {
         const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
         const user = (await provider.authorize(input.credentials, input.req.request)) ?? null;
         if (user) await requireStoredUser(rt, user.id);
         return user;
       }),
       completeSignIn: bindSignInCompletion(rt),
-      resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
+      resolveRedirect: fromEffect(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
+    },
+    actions: {
+      // Runs beside the completion; the answer waits for it. A store that fails is logged (clearCredentials).
+      clearFailures: ({ context, self }) => {
+        if (!rt.rateLimit) return;
+        finishBeforeAnswering(rt, self, clearCredentials(rt.rateLimit, context.req.request, context.providerId, identifierOf(context), rt.logger));
+      },
     },
   });
 }

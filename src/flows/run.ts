@@ -2,8 +2,9 @@
  * Runs one flow: an actor from a machine bound to its effects, observed before it starts and
  * stopped when it ends. Emitted events go to `config.events` (a handler that throws is logged and
  * never breaks the flow), and inspection events reach `config.inspect` with secrets redacted (inspect.ts).
+ * Work an action started (`finishBeforeAnswering`) is awaited before the flow's answer goes out.
  */
-import { createActor, type AnyStateMachine, type OutputFrom, type InputFrom } from "xstate";
+import { createActor, type AnyActorRef, type AnyStateMachine, type OutputFrom, type InputFrom } from "xstate";
 import type { Runtime } from "../config/runtime.js";
 import type { EventCallbacks } from "../types.js";
 
@@ -19,6 +20,30 @@ export async function deliver(rt: Runtime, event: EmittedEvent): Promise<void> {
   } catch (error) {
     rt.logger.error("EventError", `The "${type}" event handler threw; the flow went on.`, error);
   }
+}
+
+/**
+ * Work that actions of a running flow started, by the flow's actor system (one per run, shared by
+ * the child machines it invokes). Keyed weakly: nothing outlives the run, nothing is shared between
+ * runs or configurations.
+ */
+const unfinishedWork = new WeakMap<AnyActorRef["system"], Promise<void>[]>();
+
+/**
+ * Called by an action's implementation with the work it started and that needs no state of its own
+ * in the machine (nothing the flow decides waits for it), but must be done when the answer goes out:
+ * a later request must find it done, and a serverless platform may freeze the process after the
+ * response. The flow goes on meanwhile; `runMachine` awaits the work before it returns. `work` must
+ * not reject: it handles (and logs) its own failure; a rejection that escapes is logged here.
+ */
+export function finishBeforeAnswering(rt: Runtime, self: AnyActorRef, work: Promise<unknown>): void {
+  const settled = work.then(
+    () => undefined,
+    (error: unknown) => rt.logger.error("FlowError", "Work a flow started before answering failed; the flow went on.", error),
+  );
+  const pending = unfinishedWork.get(self.system);
+  if (pending) pending.push(settled);
+  else unfinishedWork.set(self.system, [settled]);
 }
 
 export interface RunOptions {
@@ -80,6 +105,9 @@ export async function runMachine<M extends AnyStateMachine>(
     if (deliveries.length) await Promise.all(deliveries);
     return result;
   } finally {
+    // Also when the flow failed: its answer still goes out only once the started work is done.
+    const started = unfinishedWork.get(actor.system);
+    if (started) await Promise.all(started);
     actor.stop();
   }
 }

@@ -2,7 +2,7 @@
  * Effects of the shared sign-in completion: the signIn callback, the adapter's user and account
  * operations (create + link atomically), and the session for either strategy.
  */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { signInCompletionMachine } from "../../machines/signin-completion.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
@@ -100,12 +100,12 @@ export async function resolveSignInRedirect(
 export function bindSignInCompletion(rt: Runtime) {
   return signInCompletionMachine.provide({
     actors: {
-      findUserByAccount: fromPromise(async ({ input }) =>
+      findUserByAccount: fromEffect(async ({ input }) =>
         requireAdapter(rt).getUserByAccount!({ provider: input.account.provider, providerAccountId: input.account.providerAccountId }),
       ),
-      signInCallback: fromPromise(async ({ input }) => rt.callbacks.signIn(input)),
-      findUserByEmail: fromPromise(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
-      linkAccount: fromPromise(async ({ input }) => {
+      signInCallback: fromEffect(async ({ input }) => rt.callbacks.signIn(input)),
+      findUserByEmail: fromEffect(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
+      linkAccount: fromEffect(async ({ input }) => {
         const adapter = requireAdapter(rt);
         await adapter.linkAccount!(storedAccount(input.account, input.userId));
         await storePendingAuthenticator(rt, input.account, input.userId);
@@ -115,16 +115,16 @@ export function bindSignInCompletion(rt: Runtime) {
       }),
       // The adapter's deleteUser takes the user's accounts, sessions and authenticators with it (ours do;
       // the conformance suite checks it). The configuration is refused without deleteUser (runtime.ts).
-      removeUnverifiedUser: fromPromise(async ({ input }) => {
+      removeUnverifiedUser: fromEffect(async ({ input }) => {
         await requireAdapter(rt).deleteUser!(input.userId);
       }),
-      createUserWithAccount: fromPromise(({ input }) => createUserWithAccount(rt, input.user, input.account, input.emailVerified)),
-      updateAccountTokens: fromPromise(async ({ input }) => {
+      createUserWithAccount: fromEffect(({ input }) => createUserWithAccount(rt, input.user, input.account, input.emailVerified)),
+      updateAccountTokens: fromEffect(async ({ input }) => {
         const { provider, providerAccountId, type: _type, userId: _userId, ...fields } = input.account;
         const updated = await (requireAdapter(rt) as ExtendedAdapter).updateAccount!({ ...fields, provider, providerAccountId });
         if (!updated) throw new AdapterError(`The account ${provider}/${providerAccountId} to update is not linked.`);
       }),
-      markEmailVerified: fromPromise(async ({ input }) => {
+      markEmailVerified: fromEffect(async ({ input }) => {
         const adapter = requireAdapter(rt);
         const updated = await adapter.updateUser!({ id: input.userId, emailVerified: new Date() });
         // The session is made of this user. Some published adapters answer only what was updated
@@ -133,7 +133,7 @@ export function bindSignInCompletion(rt: Runtime) {
         await rt.events.updateUser?.({ user });
         return user;
       }),
-      issueSession: fromPromise(async ({ input }) => {
+      issueSession: fromEffect(async ({ input }) => {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
           return issueDatabaseSession(rt, input.req, String(input.user.id), input.account);

@@ -58,10 +58,12 @@ function fakes(overrides: {
   const machine = credentialsSignInMachine.provide({
     actors: {
       checkAttempt: fromPromise(({ input: given }) => effects.checkAttempt(given)),
-      clearFailures: fromPromise(({ input: given }) => effects.clearFailures(given)),
       authorize: fromPromise(() => effects.authorize()),
       completeSignIn,
       resolveRedirect: fromPromise(({ input: given }) => effects.resolveRedirect(given)),
+    },
+    actions: {
+      clearFailures: ({ context }) => void effects.clearFailures({ providerId: context.providerId, credentials: context.credentials, req: context.req }),
     },
   });
   return { effects, machine };
@@ -206,6 +208,19 @@ describe("credentials sign-in machine", () => {
     const asked = { providerId: "password", credentials: input.credentials, req: input.req };
     expect(effects.checkAttempt).toHaveBeenCalledWith(asked);
     expect(effects.clearFailures).toHaveBeenCalledWith(asked);
+  });
+
+  it("a success clears the failures on its way to the completion, before the signIn callback runs", async () => {
+    const { machine, effects } = fakes();
+    await runToEnd(machine, input);
+    expect(effects.clearFailures.mock.invocationCallOrder[0]).toBeGreaterThan(effects.authorize.mock.invocationCallOrder[0]!);
+    expect(effects.clearFailures.mock.invocationCallOrder[0]).toBeLessThan(effects.signInCallback.mock.invocationCallOrder[0]!);
+  });
+
+  it("a clearFailures action left unprovided fails loudly once a password is right", async () => {
+    const { machine } = fakes();
+    const bare = credentialsSignInMachine.provide({ actors: machine.implementations.actors });
+    await expect(runToEnd(bare, input)).rejects.toThrow(/"clearFailures" was not provided/);
   });
 
   it("a wrong password clears nothing, and a limiter that cannot be reached refuses without authorize (fails closed)", async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { memoryRateLimitStore } from "../../../src/index.js";
 import type { User } from "../../../src/types.js";
-import { ADA_PASSWORD, ADA_USERNAME, checkAda, passwordProvider, SESSION_COOKIE, testConfig } from "../../helpers/config.js";
+import { ADA_PASSWORD, ADA_USERNAME, checkAda, passwordProvider, SESSION_COOKIE, testConfig, type RecordingLogger } from "../../helpers/config.js";
 import { setCookieNamed } from "../../helpers/set-cookie.js";
 import { TestClient } from "../../helpers/test-client.js";
 
@@ -127,6 +127,38 @@ describe("password guessing", () => {
       expect(location(await client.signIn(ADA_USERNAME, "wrong", from("198.51.100.10"))).searchParams.get("error")).toBe("CredentialsSignin");
     }
     expect(authorize).toHaveBeenCalledTimes(5);
+  });
+
+  it("answers a success only once its failures are cleared, and signs in when the store cannot clear them (logged)", async () => {
+    // A store shared by instances answers later than the memory one: its reset takes a while.
+    const counts = memoryRateLimitStore();
+    const resets: string[] = [];
+    let failReset = false;
+    const slowStore = {
+      hit: (key: string, windowMs: number) => counts.hit(key, windowMs),
+      reset: async (key: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        if (failReset) throw new Error("the store went away");
+        await counts.reset(key);
+        resets.push(key);
+      },
+    };
+    const { config } = countedConfig({ rateLimit: { trustProxy: true, store: slowStore } });
+    const client = new TestClient(config);
+    for (let i = 0; i < 4; i++) await client.signIn(ADA_USERNAME, "wrong", from("198.51.100.15"));
+    const signedIn = await client.signIn(ADA_USERNAME, ADA_PASSWORD, from("198.51.100.15"));
+    expect(location(signedIn).pathname).toBe("/");
+    // Both of the identifier's counts were cleared before the answer went out.
+    expect(resets).toHaveLength(2);
+    expect(await counts.hit(resets.find((key) => key.includes("\u0000"))!, 60_000)).toMatchObject({ count: 1 });
+
+    failReset = true;
+    const again = await client.signIn(ADA_USERNAME, ADA_PASSWORD, from("198.51.100.15"));
+    expect(location(again).pathname).toBe("/");
+    expect(setCookieNamed(again, SESSION_COOKIE)).toBeDefined();
+    const logged = (config.logger as RecordingLogger).entries.filter((entry) => entry.level === "error");
+    expect(logged.map((entry) => entry.code)).toEqual(["RateLimitStoreError"]);
+    expect(String(logged[0]!.message[0])).toContain("could not clear the failures of a successful sign-in");
   });
 
   it("answers a fetch client with 429 and Retry-After, and the sign-in page's URL", async () => {

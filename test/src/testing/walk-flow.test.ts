@@ -46,8 +46,8 @@ const whatTheLimiterSays: EffectOutcome[] = [
   { output: { allowed: false, retryAfter: 600, counts: { perClient: 6, perIdentifier: 6 }, scope: "credentials", limit: "perClient" } },
 ];
 
-/** The world the flow meets: the limiter, who `authorize` finds, and a store that forgets failures. */
-const world = { checkAttempt: whatTheLimiterSays, authorize: whoAuthorizeFinds, clearFailures: [{ output: undefined }] };
+/** The world the flow meets: the limiter, and who `authorize` finds. */
+const world = { checkAttempt: whatTheLimiterSays, authorize: whoAuthorizeFinds };
 
 /** The flow's effects made of the application's callbacks, as its server wires them. */
 function appEffects(app: AppCallbacks, sessions: Session[]) {
@@ -81,7 +81,6 @@ describe("walking every path of the credentials flow with an application's callb
       expect(path.steps.map((s) => `${s.machine}.${s.effect}`)).toEqual([
         "credentialsSignIn.checkAttempt",
         "credentialsSignIn.authorize",
-        "credentialsSignIn.clearFailures",
         "signInCompletion.signInCallback",
         "signInCompletion.issueSession",
         "credentialsSignIn.resolveRedirect",
@@ -100,7 +99,7 @@ describe("walking every path of the credentials flow with an application's callb
     expect(broken).toHaveLength(1);
     expect(broken[0]!.failures[0]!.effect).toBe("issueSession");
     expect(broken[0]!.steps[1]!.outcome).toEqual({ output: { id: "u-bob", name: "Bob", email: null } });
-    expect(broken[0]!.name).toMatch(/^checkAttempt → .* · authorize → .*Bob.* · clearFailures → .* · signInCallback → true · issueSession → threw/);
+    expect(broken[0]!.name).toMatch(/^checkAttempt → .* · authorize → .*Bob.* · signInCallback → true · issueSession → threw/);
     expect(broken[0]!.finalState).toBe("refused");
   });
 

@@ -1,0 +1,56 @@
+/**
+ * The actor logic the flows' effects run as. It behaves like xstate's `fromPromise` (the same
+ * snapshots, the same resolve/reject events relayed the same way, so machines, the inspector and
+ * the tests see no difference) but creates no AbortController per invocation: `fromPromise` makes
+ * one for every effect it starts, and on a sign-in that is a measurable share of the request
+ * (bench/ISSUE-18.md). An effect that must notice being stopped (a wait that polls) still uses
+ * `fromPromise` and its `signal`.
+ */
+import type { AnyActorRef, PromiseActorLogic } from "xstate";
+
+// xstate's own event types for a settled promise actor and for stopping one.
+const RESOLVE = "xstate.promise.resolve";
+const REJECT = "xstate.promise.reject";
+const STOP = "xstate.stop";
+
+/** How an event reaches an actor from the actor itself, as `fromPromise` relays it (not a public xstate type). */
+interface Relay {
+  _relay(source: AnyActorRef, target: AnyActorRef, event: { type: string; data: unknown }): void;
+}
+
+/** A promise actor for the effect `run`, which receives the invocation's input. */
+export function fromEffect<Output, Input>(
+  run: (args: { input: Input }) => PromiseLike<Output>,
+): PromiseActorLogic<Output, Input> {
+  return {
+    config: run,
+    transition(snapshot, event) {
+      if (snapshot.status !== "active") return snapshot;
+      switch (event.type) {
+        case RESOLVE:
+          return { ...snapshot, status: "done", output: event.data as Output, input: undefined };
+        case REJECT:
+          return { ...snapshot, status: "error", error: event.data, input: undefined };
+        case STOP:
+          return { ...snapshot, status: "stopped", input: undefined };
+        default:
+          return snapshot;
+      }
+    },
+    start(snapshot, { self, system }) {
+      if (snapshot.status !== "active") return;
+      const relay = (type: string, data: unknown) => {
+        // A stopped actor (its flow ended another way) takes no more events.
+        if (self.getSnapshot().status !== "active") return;
+        (system as unknown as Relay)._relay(self, self, { type, data });
+      };
+      Promise.resolve(run({ input: snapshot.input as Input })).then(
+        (output) => relay(RESOLVE, output),
+        (error: unknown) => relay(REJECT, error),
+      );
+    },
+    getInitialSnapshot: (_, input) => ({ status: "active", output: undefined, error: undefined, input }),
+    getPersistedSnapshot: (snapshot) => snapshot,
+    restoreSnapshot: (snapshot) => snapshot as never,
+  };
+}
