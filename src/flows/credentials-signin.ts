@@ -6,7 +6,7 @@ import { fromPromise } from "xstate";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { normalizeUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { refusalError } from "./failure.js";
@@ -49,7 +49,6 @@ export function bindCredentialsSignIn(rt: Runtime) {
         return user;
       }),
       completeSignIn: bindSignInCompletion(rt),
-      resolveRedirect: fromPromise(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
     },
   });
 }

@@ -18,7 +18,7 @@ import type { EmailConfig } from "../types.js";
 import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
 import { checkEmail } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
+import { bindSignInCompletion } from "./signin-completion.js";
 
 /** Characters no single address may hold, whatever a custom normaliser returns. */
 const UNSAFE_CHARACTERS = /[\s,;<>"()\\[\]]/;
@@ -116,8 +116,6 @@ export function bindEmail(rt: Runtime) {
       }),
 
       completeSignIn: bindSignInCompletion(rt),
-
-      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }
@@ -169,7 +167,6 @@ export async function handleEmailCallback(
     callbackUrl: ctx.query.get("callbackUrl") ?? ctx.origin,
     req: ctx,
     sessionCookies: [],
-    isNewUser: false,
     events: [],
   };
   const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: ctx };

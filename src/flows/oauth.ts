@@ -36,7 +36,7 @@ import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
+import { bindSignInCompletion } from "./signin-completion.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
@@ -283,8 +283,6 @@ export function bindOAuth(rt: Runtime) {
       }),
 
       completeSignIn: bindSignInCompletion(rt),
-
-      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }
@@ -371,7 +369,6 @@ export async function handleOAuthCallback(
     // Cleared even when restoring the checks fails (a missing or tampered cookie): every answer clears them.
     flowCookies: clearChecks(ctx),
     emailVerified: false,
-    isNewUser: false,
     sessionCookies: [],
     events: [],
   };

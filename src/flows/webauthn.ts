@@ -31,7 +31,7 @@ import type { LimitVerdict } from "../../machines/shared.js";
 import { currentUser } from "../session/current-user.js";
 import { runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, resolveSignInRedirect, type PendingAuthenticator } from "./signin-completion.js";
+import { bindSignInCompletion, type PendingAuthenticator } from "./signin-completion.js";
 import { browserCredentialId, credentialIdLookups, storedCredentialId } from "./credential-id.js";
 
 const VERSION = 1;
@@ -255,8 +255,6 @@ export function bindWebAuthn(rt: Runtime) {
       }),
 
       completeSignIn: bindSignInCompletion(rt),
-
-      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }
@@ -330,7 +328,6 @@ export async function handleWebAuthnCallback(
     // Cleared on every answer, even when the challenge cannot be read.
     challengeCookies: ctx.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
     sessionCookies: [],
-    isNewUser: false,
     events: [],
   };
   const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
