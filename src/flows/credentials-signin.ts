@@ -6,7 +6,7 @@ import { fromPromise } from "xstate";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
-import { normalizeUrl } from "../redirect.js";
+import { normalizeUrl, requestedCallbackUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { refusalError } from "./failure.js";
@@ -78,11 +78,10 @@ export async function handleCredentialsCallback(
 ): Promise<ResponsePlan | AuthError> {
   const credentials: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ctx.body)) if (!RESERVED_FIELDS.has(key)) credentials[key] = value;
-  const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const output = await runFlow(rt, machine, {
     providerId,
     credentials,
-    callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     hasAdapter: rt.adapter !== undefined,
     req: ctx,
   });

@@ -10,7 +10,7 @@ import type { Runtime } from "../config/runtime.js";
 import { normalizeEmail } from "../email/identifier.js";
 import { hashLinkToken, randomToken } from "../email/token.js";
 import { EmailSignInError, type AuthError } from "../errors.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -129,14 +129,13 @@ export async function handleEmailSignIn(
   ctx: RequestContext,
   provider: EmailConfig,
 ): Promise<ResponsePlan | AuthError> {
-  const requested = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const result = await runMachine(
     rt,
     machine,
     {
       providerId: provider.id,
       email: typeof ctx.body.email === "string" ? ctx.body.email : "",
-      callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+      callbackUrl: requestedCallbackUrl(ctx),
       req: ctx,
     },
     { until: "awaitingLink" },
@@ -164,7 +163,7 @@ export async function handleEmailCallback(
   const context: EmailContext = {
     providerId: provider.id,
     email: "",
-    callbackUrl: ctx.query.get("callbackUrl") ?? ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     req: ctx,
     sessionCookies: [],
     events: [],

@@ -28,7 +28,7 @@ import {
   UNKNOWN_ISSUER,
 } from "../oauth/client.js";
 import type { OAuthProviderConfig, TokenSet } from "../providers/oauth-types.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { currentUser } from "../session/current-user.js";
@@ -158,7 +158,7 @@ export function bindOAuth(rt: Runtime) {
           ...(checks.has("pkce") ? { codeVerifier: await readCheck(rt, req, "pkceCodeVerifier", provider.id) } : {}),
           ...(checks.has("state") ? { state: await readCheck(rt, req, "state", provider.id) } : {}),
           ...(checks.has("nonce") ? { nonce: await readCheck(rt, req, "nonce", provider.id) } : {}),
-          callbackUrl: req.jar.get(req.cookies.callbackUrl.name) ?? req.origin,
+          callbackUrl: requestedCallbackUrl(req),
           redirectUri: redirectUriOf(rt, req, provider),
         };
         const currentUserId = await currentUser(rt, req);
@@ -323,13 +323,12 @@ export async function handleOAuthSignIn(
 ): Promise<ResponsePlan | AuthError> {
   const authorizationParams: Record<string, string> = {};
   for (const [key, value] of ctx.query) if (key !== "callbackUrl") authorizationParams[key] = value;
-  const requested = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const result = await runMachine(
     rt,
     machine,
     {
       ...baseInput(rt, ctx, provider),
-      callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+      callbackUrl: requestedCallbackUrl(ctx),
       authorizationParams,
     },
     { until: "awaitingCallback" },

@@ -22,6 +22,7 @@ import { decode, encode } from "../jwt/index.js";
 import { logAuthError } from "../logger.js";
 import { signInErrorMessage } from "../pages/messages.js";
 import type { SimpleWebAuthn, WebAuthnConfig } from "../providers/webauthn.js";
+import { requestedCallbackUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -330,12 +331,11 @@ export async function handleWebAuthnCallback(
     sessionCookies: [],
     events: [],
   };
-  const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const event = {
     type: "credential.received" as const,
     action: typeof ctx.body.action === "string" ? ctx.body.action : "",
     response,
-    callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     req: ctx,
   };
   const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCredential", context, event } });
