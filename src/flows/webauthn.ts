@@ -22,7 +22,7 @@ import { decode, encode } from "../jwt/index.js";
 import { logAuthError } from "../logger.js";
 import { signInErrorMessage } from "../pages/messages.js";
 import type { SimpleWebAuthn, WebAuthnConfig } from "../providers/webauthn.js";
-import { requestedCallbackUrl } from "../redirect.js";
+import { normalizeUrl, requestedCallbackUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -343,8 +343,10 @@ export async function handleWebAuthnCallback(
   const output = result.output;
   switch (output.outcome) {
     case "signedIn":
-    case "diverted":
       return { plan: { redirect: output.redirectTo, cookies: output.cookies } };
+    // The signIn callback's destination, as it returned it: made an absolute http(s) URL, as every flow does.
+    case "diverted":
+      return { plan: { redirect: normalizeUrl(output.redirectTo, ctx.origin), cookies: output.cookies } };
     case "refused": {
       const failure = output.failure;
       // A passkey for an address someone else owns is refused as AccountNotLinked.
