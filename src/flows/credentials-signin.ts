@@ -6,10 +6,10 @@ import { fromPromise } from "xstate";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
-import { normalizeUrl, requestedCallbackUrl } from "../redirect.js";
+import { requestedCallbackUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { refusalError } from "./failure.js";
+import { planOrError, signInAnswer } from "./outcome.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
 import { runFlow } from "./run.js";
@@ -85,12 +85,5 @@ export async function handleCredentialsCallback(
     hasAdapter: rt.adapter !== undefined,
     req: ctx,
   });
-  switch (output.outcome) {
-    case "signedIn":
-      return { redirect: output.redirectTo, cookies: output.cookies };
-    case "diverted":
-      return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
-    case "refused":
-      return refusalError(output.failure);
-  }
+  return planOrError(signInAnswer(ctx, output));
 }

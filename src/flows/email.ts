@@ -10,12 +10,12 @@ import type { Runtime } from "../config/runtime.js";
 import { normalizeEmail } from "../email/identifier.js";
 import { hashLinkToken, randomToken } from "../email/token.js";
 import { EmailSignInError, type AuthError } from "../errors.js";
-import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
+import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
-import { refusalError } from "./failure.js";
+import { planOrError, signInAnswer } from "./outcome.js";
 import { runMachine } from "./run.js";
 import { checkEmail } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
@@ -147,10 +147,9 @@ export async function handleEmailSignIn(
     if (address) params.set("email", address);
     return { redirect: `${ctx.baseUrl}/verify-request?${params}` };
   }
+  // Ended at the first request: refused or diverted (a session is only issued when the link is followed).
   const output = result.output;
-  if (output.outcome === "diverted") return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
-  if (output.outcome === "refused") return refusalError(output.failure);
-  return { redirect: ctx.origin };
+  return output.outcome === "signedIn" ? { redirect: ctx.origin } : planOrError(signInAnswer(ctx, output));
 }
 
 /** GET /callback/:provider: the link was followed; resume the flow where it rested. */
@@ -171,13 +170,5 @@ export async function handleEmailCallback(
   const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: ctx };
   const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingLink", context, event } });
   if (!result.done) throw new Error("The email flow stopped before its end.");
-  const output = result.output;
-  switch (output.outcome) {
-    case "signedIn":
-      return { redirect: output.redirectTo, cookies: output.cookies };
-    case "diverted":
-      return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
-    case "refused":
-      return refusalError(output.failure);
-  }
+  return planOrError(signInAnswer(ctx, result.output));
 }
