@@ -24,8 +24,13 @@ import {
   type SetCookie,
 } from "./shared.js";
 import {
+  completionEnds,
+  completionResult,
+  completionStep,
+  endedAs,
   signInCompletionMachine,
   type CompletionEvent,
+  type CompletionResult,
   type SignInCompletionOutput,
 } from "./signin-completion.machine.js";
 
@@ -40,16 +45,11 @@ export interface CredentialsSignInInput {
   req: RequestContext;
 }
 
-export interface CredentialsSignInContext extends CredentialsSignInInput {
+export interface CredentialsSignInContext extends CredentialsSignInInput, CompletionResult {
   user?: User;
   account?: Account;
-  cookies: SetCookie[];
-  redirectTo?: string;
-  failure?: FlowFailure;
   /** What the rate limiter counted for this attempt. */
   limit?: LimitVerdict;
-  /** What the completion reported, announced on entry to `signedIn`. */
-  events: CompletionEvent[];
 }
 
 export type CredentialsSignInOutput =
@@ -74,7 +74,6 @@ export const credentialsSignInMachine = setup({
       "authorize",
     ),
     completeSignIn: signInCompletionMachine,
-    resolveRedirect: effect<string, { url: string; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -88,18 +87,8 @@ export const credentialsSignInMachine = setup({
       user,
       account: { provider: context.providerId, providerAccountId: String(user.id ?? ""), type: "credentials" } as Account,
     })),
-    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
-      done.outcome === "signedIn"
-        ? { cookies: done.cookies, events: done.events }
-        : done.outcome === "diverted"
-          ? { redirectTo: done.redirectTo }
-          : { failure: done.failure },
-    ),
-    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    // Events go out only once the sign-in has really succeeded (its redirect resolved too).
-    announce: enqueueActions(({ enqueue, context }) => {
-      for (const event of context.events) enqueue.emit(event);
-    }),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
+    announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
     // Forgets the identifier's failed attempts (providerId, credentials, req in the context). Provided by `src/`.
     clearFailures(): void {
       throw new Error('The action "clearFailures" was not provided to this machine.');
@@ -108,13 +97,12 @@ export const credentialsSignInMachine = setup({
   guards: {
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
     userReturned: (_, output: User | null) => typeof output === "object" && output !== null,
-    // The completion's outcome, one named guard each: one named edge each in the diagram.
-    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
-    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
+    completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
+    completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
   },
 }).createMachine({
   id: "credentialsSignIn",
-  context: ({ input }) => ({ ...input, cookies: [], events: [] }),
+  context: ({ input }) => ({ ...input, sessionCookies: [], events: [] }),
   initial: "checkingAttempts",
   states: {
     // Counted before `authorize` runs: past a limit the password is never checked. A limiter that
@@ -147,58 +135,26 @@ export const credentialsSignInMachine = setup({
         onError: { target: "refused", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    completing: {
-      invoke: {
-        src: "completeSignIn",
-        input: ({ context }) => ({
-          provider: { id: context.providerId, type: "credentials" as const, allowDangerousEmailAccountLinking: false },
-          user: context.user!,
-          account: context.account!,
-          emailVerified: false,
-          credentials: context.credentials,
-          hasAdapter: context.hasAdapter,
-          req: context.req,
-        }),
-        onDone: [
-          {
-            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
-            target: "resolvingRedirect",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: "completionDiverted", params: ({ event }) => event.output },
-            target: "diverted",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          { target: "refused", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
-        ],
-        onError: { target: "refused", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    resolvingRedirect: {
-      invoke: {
-        src: "resolveRedirect",
-        input: ({ context }) => ({ url: context.callbackUrl, req: context.req }),
-        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    signedIn: {
-      type: "final",
-      entry: "announce",
-      output: ({ context }) => ({ outcome: "signedIn", redirectTo: context.redirectTo!, cookies: context.cookies }),
-    },
-    diverted: {
-      type: "final",
-      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo! }),
-    },
+    completing: completionStep(
+      ({ context }: { context: CredentialsSignInContext }) => ({
+        provider: { id: context.providerId, type: "credentials" as const, allowDangerousEmailAccountLinking: false },
+        user: context.user!,
+        account: context.account!,
+        emailVerified: false,
+        credentials: context.credentials,
+        hasAdapter: context.hasAdapter,
+        callbackUrl: context.callbackUrl,
+        req: context.req,
+      }),
+      "refused",
+    ),
+    ...completionEnds<CredentialsSignInContext>(),
     limited: {
       type: "final",
       entry: "announceLimit",
       output: ({ context }) => ({ outcome: "refused", failure: context.failure! }),
     },
     refused: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
-    failed: { type: "final", output: ({ context }) => ({ outcome: "refused", failure: context.failure! }) },
   },
   output: ({ event }) => event.output as CredentialsSignInOutput,
 });

@@ -20,8 +20,13 @@ import {
   type SetCookie,
 } from "./shared.js";
 import {
+  completionEnds,
+  completionResult,
+  completionStep,
+  endedAs,
   signInCompletionMachine,
   type CompletionEvent,
+  type CompletionResult,
   type SignInCompletionOutput,
 } from "./signin-completion.machine.js";
 
@@ -37,17 +42,13 @@ export interface EmailInput {
 /** The link was followed: its token and address, and the request that carried them. */
 export type EmailLinkEvent = { type: "link.followed"; token: string; email: string; req: RequestContext };
 
-export interface EmailContext extends EmailInput {
+export interface EmailContext extends EmailInput, CompletionResult {
   /** The normalised address: the one the link is sent to and the one it signs in. */
   identifier?: string;
   /** The raw token, only between creating and mailing it (the store keeps a keyed hash). */
   token?: string;
   expires?: string;
   linkToken?: string;
-  sessionCookies: SetCookie[];
-  isNewUser: boolean;
-  redirectTo?: string;
-  failure?: FlowFailure;
   /** What the rate limiter counted for this request. */
   limit?: LimitVerdict;
   events: CompletionEvent[];
@@ -82,7 +83,6 @@ export const emailMachine = setup({
     withdrawToken: effect<void, { providerId: string; identifier: string; token: string }>("withdrawToken"),
     consumeToken: effect<boolean, { providerId: string; identifier: string; token: string }>("consumeToken"),
     completeSignIn: signInCompletionMachine,
-    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -97,16 +97,8 @@ export const emailMachine = setup({
     forgetToken: assign({ token: undefined }),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
     takeLink: assign((_, event: EmailLinkEvent) => ({ linkToken: event.token, email: event.email, req: event.req })),
-    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
-      done.outcome === "signedIn"
-        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser, events: done.events }
-        : done.outcome === "diverted"
-          ? { redirectTo: done.redirectTo }
-          : { failure: done.failure },
-    ),
-    announce: enqueueActions(({ enqueue, context }) => {
-      for (const event of context.events) enqueue.emit(event);
-    }),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
+    announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
   },
   guards: {
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
@@ -114,13 +106,12 @@ export const emailMachine = setup({
     // An empty string is no destination: it refuses like `false`.
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
     tokenValid: (_, consumed: boolean) => consumed,
-    // The completion's outcome, one named guard each: one named edge each in the diagram.
-    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
-    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
+    completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
+    completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
   },
 }).createMachine({
   id: "email",
-  context: ({ input }) => ({ ...input, sessionCookies: [], isNewUser: false, events: [] }),
+  context: ({ input }) => ({ ...input, sessionCookies: [], events: [] }),
   initial: "normalizing",
   states: {
     normalizing: {
@@ -224,51 +215,20 @@ export const emailMachine = setup({
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    completing: {
-      invoke: {
-        src: "completeSignIn",
-        input: ({ context }) => ({
-          provider: { id: context.providerId, type: "email" as const, allowDangerousEmailAccountLinking: false },
-          user: { email: context.identifier! } satisfies User,
-          account: { provider: context.providerId, providerAccountId: context.identifier!, type: "email" } satisfies Account,
-          // Following the link proves the address.
-          emailVerified: true,
-          hasAdapter: true,
-          req: context.req,
-        }),
-        onDone: [
-          {
-            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
-            target: "resolvingRedirect",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: "completionDiverted", params: ({ event }) => event.output },
-            target: "diverted",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          { target: "failed", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
-        ],
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    resolvingRedirect: {
-      invoke: {
-        src: "resolveRedirect",
-        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, req: context.req }),
-        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    signedIn: {
-      type: "final",
-      entry: "announce",
-      output: ({ context }) => ({ outcome: "signedIn", redirectTo: context.redirectTo!, cookies: context.sessionCookies }),
-    },
-    diverted: {
-      type: "final",
-      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo! }),
-    },
+    completing: completionStep(
+      ({ context }: { context: EmailContext }) => ({
+        provider: { id: context.providerId, type: "email" as const, allowDangerousEmailAccountLinking: false },
+        user: { email: context.identifier! } satisfies User,
+        account: { provider: context.providerId, providerAccountId: context.identifier!, type: "email" } satisfies Account,
+        // Following the link proves the address.
+        emailVerified: true,
+        hasAdapter: true,
+        callbackUrl: context.callbackUrl,
+        req: context.req,
+      }),
+      "failed",
+    ),
+    ...completionEnds<EmailContext>(),
     limited: {
       type: "final",
       entry: "announceLimit",

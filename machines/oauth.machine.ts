@@ -20,8 +20,13 @@ import {
   type SetCookie,
 } from "./shared.js";
 import {
+  completionEnds,
+  completionResult,
+  completionStep,
+  endedAs,
   signInCompletionMachine,
   type CompletionEvent,
+  type CompletionResult,
   type SignInCompletionOutput,
 } from "./signin-completion.machine.js";
 
@@ -49,7 +54,7 @@ export interface RestoredChecks {
   redirectUri: string;
 }
 
-export interface OAuthContext extends OAuthInput {
+export interface OAuthContext extends OAuthInput, CompletionResult {
   authorizationUrl?: string;
   /** Cookies to set or clear: the flow cookies on the way out, their removal on the way back. */
   flowCookies: SetCookie[];
@@ -64,13 +69,8 @@ export interface OAuthContext extends OAuthInput {
   hasAdapter: boolean;
   /** Whether the adapter can update a linked account with a returning person's new tokens. */
   updatesAccountTokens?: boolean;
-  isNewUser: boolean;
-  sessionCookies: SetCookie[];
-  redirectTo?: string;
-  failure?: FlowFailure;
   /** What the rate limiter counted for this request (the client's request ceiling). */
   limit?: LimitVerdict;
-  /** What the completion reported, announced on entry to `signedIn`. */
   events: CompletionEvent[];
 }
 
@@ -116,7 +116,6 @@ export const oauthMachine = setup({
     >("fetchProfile"),
     mapProfile: effect<Mapped, { providerId: string; profile: Profile; tokens: Record<string, unknown> }>("mapProfile"),
     completeSignIn: signInCompletionMachine,
-    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -143,23 +142,12 @@ export const oauthMachine = setup({
     rememberTokens: assign((_, tokens: Record<string, unknown>) => ({ tokens })),
     rememberProfile: assign((_, profile: Profile) => ({ profile })),
     rememberUser: assign((_, mapped: Mapped) => mapped),
-    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
-      done.outcome === "signedIn"
-        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser, events: done.events }
-        : done.outcome === "diverted"
-          ? { redirectTo: done.redirectTo }
-          : { failure: done.failure },
-    ),
-    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    // Events go out only once the sign-in has really succeeded (its redirect resolved too).
-    announce: enqueueActions(({ enqueue, context }) => {
-      for (const event of context.events) enqueue.emit(event);
-    }),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
+    announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
   },
   guards: {
-    // The completion's outcome, one named guard each: one named edge each in the diagram.
-    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
-    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
+    completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
+    completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
   },
 }).createMachine({
@@ -168,7 +156,6 @@ export const oauthMachine = setup({
     ...input,
     flowCookies: [],
     emailVerified: false,
-    isNewUser: false,
     sessionCookies: [],
     events: [],
   }),
@@ -266,61 +253,26 @@ export const oauthMachine = setup({
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    completing: {
-      invoke: {
-        src: "completeSignIn",
-        input: ({ context }) => ({
-          provider: {
-            id: context.providerId,
-            type: context.account!.type,
-            allowDangerousEmailAccountLinking: context.allowDangerousEmailAccountLinking,
-          },
-          user: context.user!,
-          account: context.account!,
-          profile: context.profile!,
-          emailVerified: context.emailVerified,
-          ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
-          hasAdapter: context.hasAdapter,
-          ...(context.updatesAccountTokens ? { updatesAccountTokens: true } : {}),
-          req: context.req,
-        }),
-        onDone: [
-          {
-            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
-            target: "resolvingRedirect",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: "completionDiverted", params: ({ event }) => event.output },
-            target: "diverted",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          { target: "failed", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
-        ],
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    resolvingRedirect: {
-      invoke: {
-        src: "resolveRedirect",
-        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, req: context.req }),
-        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    signedIn: {
-      type: "final",
-      entry: "announce",
-      output: ({ context }) => ({
-        outcome: "signedIn",
-        redirectTo: context.redirectTo!,
-        cookies: [...context.flowCookies, ...context.sessionCookies],
+    completing: completionStep(
+      ({ context }: { context: OAuthContext }) => ({
+        provider: {
+          id: context.providerId,
+          type: context.account!.type,
+          allowDangerousEmailAccountLinking: context.allowDangerousEmailAccountLinking,
+        },
+        user: context.user!,
+        account: context.account!,
+        profile: context.profile!,
+        emailVerified: context.emailVerified,
+        ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
+        hasAdapter: context.hasAdapter,
+        ...(context.updatesAccountTokens ? { updatesAccountTokens: true } : {}),
+        callbackUrl: context.callbackUrl,
+        req: context.req,
       }),
-    },
-    diverted: {
-      type: "final",
-      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, cookies: context.flowCookies }),
-    },
+      "failed",
+    ),
+    ...completionEnds<OAuthContext>((context) => context.flowCookies),
     limited: {
       type: "final",
       entry: "announceLimit",

@@ -12,8 +12,12 @@
  * prover gets a new user with a new id. Removing the credentials but keeping the id would not do: a
  * squatter's JWT session names the user id and stays valid until it expires, whatever the store says.
  *
+ * The completion ends the sign-in: once the session is issued, the requested callback URL is judged
+ * (`pages.newUser` for a first sign-in), so its outcome is where the browser goes and with what.
+ *
  * The flow's events (createUser, linkAccount, signIn) are collected as data and handed to the
  * parent in the output, which emits them: a child's `emit` would not reach the parent's listeners.
+ * `completionStep`, `completionGuards` and `completionActions` below are the parent's side of it.
  */
 import { assign, setup } from "xstate";
 import type { Account, AdapterUser, Profile, ProviderType, User } from "../src/types.js";
@@ -38,6 +42,8 @@ export interface SignInCompletionInput {
    * replace the stored ones, so a refresh or a provider logout later uses this sign-in's tokens.
    */
   updatesAccountTokens?: boolean;
+  /** Where the person asked to go afterwards; untrusted until `resolveRedirect` has judged it. */
+  callbackUrl: string;
   req: RequestContext;
 }
 
@@ -62,7 +68,7 @@ export interface SignInCompletionContext extends SignInCompletionInput {
 }
 
 export type SignInCompletionOutput =
-  | { outcome: "signedIn"; user: User; isNewUser: boolean; cookies: SetCookie[]; events: CompletionEvent[] }
+  | { outcome: "signedIn"; user: User; isNewUser: boolean; redirectTo: string; cookies: SetCookie[]; events: CompletionEvent[] }
   | { outcome: "diverted"; redirectTo: string; events: CompletionEvent[] }
   | { outcome: "refused"; failure: FlowFailure; events: CompletionEvent[] };
 
@@ -92,6 +98,7 @@ export const signInCompletionMachine = setup({
       SetCookie[],
       { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestContext }
     >("issueSession"),
+    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -310,7 +317,16 @@ export const signInCompletionMachine = setup({
           isNewUser: context.isNewUser,
           req: context.req,
         }),
-        onDone: { target: "signedIn", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
+        onDone: { target: "resolvingRedirect", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // A redirect callback that throws ends the sign-in refused: its events are never announced.
+    resolvingRedirect: {
+      invoke: {
+        src: "resolveRedirect",
+        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, req: context.req }),
+        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
@@ -321,6 +337,7 @@ export const signInCompletionMachine = setup({
         outcome: "signedIn",
         user: context.storedUser ?? context.user,
         isNewUser: context.isNewUser,
+        redirectTo: context.redirectTo!,
         cookies: context.cookies,
         events: context.events,
       }),
@@ -352,3 +369,89 @@ export const signInCompletionMachine = setup({
   },
   output: ({ event }) => event.output as SignInCompletionOutput,
 });
+
+/** What a parent keeps of its completion: the session cookies, where to go, or why not, and what to announce. */
+export interface CompletionResult {
+  sessionCookies: SetCookie[];
+  redirectTo?: string;
+  failure?: FlowFailure;
+  /** What the completion reported, announced on entry to the parent's `signedIn`. */
+  events: CompletionEvent[];
+}
+
+/**
+ * What a parent keeps of its completion's outcome (its action `rememberCompletion`). A parent's
+ * `announce`, on entry to its `signedIn`, emits the kept events: only once the sign-in has really
+ * succeeded. Its guards `completionSignedIn` and `completionDiverted` test `endedAs`: one named edge
+ * each in its diagram. (Parents name these inline: XState infers a setup's types only from
+ * context-sensitive implementations.)
+ */
+export function completionResult(done: SignInCompletionOutput): Partial<CompletionResult> {
+  if (done.outcome === "signedIn") return { sessionCookies: done.cookies, redirectTo: done.redirectTo, events: done.events };
+  return done.outcome === "diverted" ? { redirectTo: done.redirectTo } : { failure: done.failure };
+}
+
+/** Whether the completion ended as `outcome`. */
+export function endedAs(done: SignInCompletionOutput, outcome: SignInCompletionOutput["outcome"]): boolean {
+  return done.outcome === outcome;
+}
+
+const doneOutput = ({ event }: { event: { output: SignInCompletionOutput } }) => event.output;
+
+/**
+ * A parent's one completion state: it invokes `completeSignIn` (the parent names this machine so in its
+ * `setup({ actors })`) with `input`, and goes on to the parent's `signedIn` or `diverted` final state,
+ * or to `refused` (the completion's refusal, or an error it stopped with).
+ */
+export function completionStep<Context, Refused extends string>(
+  input: (args: { context: Context }) => SignInCompletionInput,
+  refused: Refused,
+) {
+  return {
+    invoke: {
+      src: "completeSignIn" as const,
+      input,
+      onDone: [
+        {
+          guard: { type: "completionSignedIn" as const, params: doneOutput },
+          target: "signedIn" as const,
+          actions: { type: "rememberCompletion" as const, params: doneOutput },
+        },
+        {
+          guard: { type: "completionDiverted" as const, params: doneOutput },
+          target: "diverted" as const,
+          actions: { type: "rememberCompletion" as const, params: doneOutput },
+        },
+        { target: refused, actions: { type: "rememberCompletion" as const, params: doneOutput } },
+      ],
+      onError: {
+        target: refused,
+        actions: { type: "recordFailure" as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+      },
+    },
+  };
+}
+
+/**
+ * A parent's `signedIn` and `diverted` final states: signed in, it announces the completion's events
+ * and sets its session cookies after the cookies the flow carries (`carried`, e.g. clearing its
+ * single-use checks); diverted, it sets only the carried ones (none when the flow carries none).
+ */
+export function completionEnds<Context extends CompletionResult>(carried?: (context: Context) => SetCookie[]) {
+  const kept = (context: Context) => (carried ? { cookies: carried(context) } : {});
+  return {
+    signedIn: {
+      type: "final" as const,
+      entry: "announce" as const,
+      output: ({ context }: { context: Context }) => ({
+        outcome: "signedIn" as const,
+        redirectTo: context.redirectTo!,
+        cookies: carried ? [...carried(context), ...context.sessionCookies] : context.sessionCookies,
+      }),
+    },
+    diverted: {
+      type: "final" as const,
+      output: ({ context }: { context: Context }) => ({ outcome: "diverted" as const, redirectTo: context.redirectTo!, ...kept(context) }),
+    },
+  };
+}

@@ -21,8 +21,13 @@ import {
   type SetCookie,
 } from "./shared.js";
 import {
+  completionEnds,
+  completionResult,
+  completionStep,
+  endedAs,
   signInCompletionMachine,
   type CompletionEvent,
+  type CompletionResult,
   type SignInCompletionOutput,
 } from "./signin-completion.machine.js";
 
@@ -55,7 +60,7 @@ export interface VerifiedCredential {
   storedUser?: AdapterUser;
 }
 
-export interface WebAuthnContext extends WebAuthnInput {
+export interface WebAuthnContext extends WebAuthnInput, CompletionResult {
   action?: WebAuthnAction;
   options?: unknown;
   challengeCookies: SetCookie[];
@@ -64,13 +69,8 @@ export interface WebAuthnContext extends WebAuthnInput {
   callbackUrl?: string;
   challenge?: { value: string; action: WebAuthnAction; email?: string; userId?: string };
   verified?: VerifiedCredential;
-  sessionCookies: SetCookie[];
-  isNewUser: boolean;
-  redirectTo?: string;
-  failure?: FlowFailure;
   /** What the rate limiter counted for this request (the client's request ceiling). */
   limit?: LimitVerdict;
-  events: CompletionEvent[];
   currentUserId?: string;
   /** Whether a stored user has the email (looked up only when nobody is signed in). */
   emailTaken?: boolean;
@@ -114,7 +114,6 @@ export const webauthnMachine = setup({
       { providerId: string; response: unknown; challenge: string; email?: string; userId?: string; req: RequestContext }
     >("verifyRegistration"),
     completeSignIn: signInCompletionMachine,
-    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -146,17 +145,8 @@ export const webauthnMachine = setup({
       ...(restored.currentUserId ? { currentUserId: restored.currentUserId } : {}),
     })),
     rememberVerified: assign((_, verified: VerifiedCredential) => ({ verified })),
-    rememberCompletion: assign((_, done: SignInCompletionOutput) =>
-      done.outcome === "signedIn"
-        ? { sessionCookies: done.cookies, isNewUser: done.isNewUser, events: done.events }
-        : done.outcome === "diverted"
-          ? { redirectTo: done.redirectTo }
-          : { failure: done.failure },
-    ),
-    rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    announce: enqueueActions(({ enqueue, context }) => {
-      for (const event of context.events) enqueue.emit(event);
-    }),
+    rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
+    announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
   },
   guards: {
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
@@ -169,13 +159,12 @@ export const webauthnMachine = setup({
     // The posted action must be the one the challenge was minted for.
     registering: ({ context }) => context.challenge?.action === "register" && context.postedAction === "register",
     authenticating: ({ context }) => context.challenge?.action === "authenticate" && context.postedAction === "authenticate",
-    // The completion's outcome, one named guard each: one named edge each in the diagram.
-    completionSignedIn: (_, done: SignInCompletionOutput) => done.outcome === "signedIn",
-    completionDiverted: (_, done: SignInCompletionOutput) => done.outcome === "diverted",
+    completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
+    completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
   },
 }).createMachine({
   id: "webauthn",
-  context: ({ input }) => ({ ...input, challengeCookies: [], sessionCookies: [], isNewUser: false, events: [] }),
+  context: ({ input }) => ({ ...input, challengeCookies: [], sessionCookies: [], events: [] }),
   initial: "checkingRequestLimit",
   states: {
     // The client's request ceiling, before anything is looked up or a challenge minted.
@@ -285,55 +274,20 @@ export const webauthnMachine = setup({
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "WebAuthnVerificationError" as const }) } },
       },
     },
-    completing: {
-      invoke: {
-        src: "completeSignIn",
-        input: ({ context }) => ({
-          provider: { id: context.providerId, type: "webauthn" as const, allowDangerousEmailAccountLinking: false },
-          user: context.verified!.user,
-          account: context.verified!.account,
-          emailVerified: false,
-          ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
-          hasAdapter: true,
-          req: context.req,
-        }),
-        onDone: [
-          {
-            guard: { type: "completionSignedIn", params: ({ event }) => event.output },
-            target: "resolvingRedirect",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: "completionDiverted", params: ({ event }) => event.output },
-            target: "diverted",
-            actions: { type: "rememberCompletion", params: ({ event }) => event.output },
-          },
-          { target: "failed", actions: { type: "rememberCompletion", params: ({ event }) => event.output } },
-        ],
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    resolvingRedirect: {
-      invoke: {
-        src: "resolveRedirect",
-        input: ({ context }) => ({ url: context.callbackUrl ?? context.req.origin, isNewUser: context.isNewUser, req: context.req }),
-        onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    signedIn: {
-      type: "final",
-      entry: "announce",
-      output: ({ context }) => ({
-        outcome: "signedIn",
-        redirectTo: context.redirectTo!,
-        cookies: [...context.challengeCookies, ...context.sessionCookies],
+    completing: completionStep(
+      ({ context }: { context: WebAuthnContext }) => ({
+        provider: { id: context.providerId, type: "webauthn" as const, allowDangerousEmailAccountLinking: false },
+        user: context.verified!.user,
+        account: context.verified!.account,
+        emailVerified: false,
+        ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
+        hasAdapter: true,
+        callbackUrl: context.callbackUrl ?? context.req.origin,
+        req: context.req,
       }),
-    },
-    diverted: {
-      type: "final",
-      output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, cookies: context.challengeCookies }),
-    },
+      "failed",
+    ),
+    ...completionEnds<WebAuthnContext>((context) => context.challengeCookies),
     limited: {
       type: "final",
       entry: "announceLimit",

@@ -22,6 +22,18 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
   return baseUrl;
 }
 
+/**
+ * The callback URL a request asks for, as Auth.js reads it: the form's `callbackUrl` field, else the
+ * query's, else the cookie the sign-in page remembered it in, else the origin. The first non-empty
+ * string wins. Untrusted: every flow judges it with `resolveRedirectUrl` before the browser goes there.
+ */
+export function requestedCallbackUrl(ctx: Pick<RequestContext, "body" | "query" | "jar" | "cookies" | "origin">): string {
+  for (const value of [ctx.body.callbackUrl, ctx.query.get("callbackUrl"), ctx.jar.get(ctx.cookies.callbackUrl.name)]) {
+    if (typeof value === "string" && value.length > 0) return value;
+  }
+  return ctx.origin;
+}
+
 /** Runs the `redirect` callback on `url` (default: the origin) and returns an absolute, well-formed URL. */
 export async function resolveRedirectUrl(
   url: unknown,

@@ -89,10 +89,10 @@ function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>)
             const { secure } = input.req as unknown as RequestFacts;
             return [{ name: SESSION_COOKIE, value: id, options: { httpOnly: true, sameSite: "lax" as const, path: "/", secure } }];
           }),
+          // Only paths on this server: an absolute or protocol-relative URL goes home instead.
+          resolveRedirect: fromPromise(async ({ input }) => (/^\/(?![/\\])/.test(input.url) ? input.url : "/")),
         },
       }),
-      // Only paths on this server: an absolute or protocol-relative URL goes home instead.
-      resolveRedirect: fromPromise(async ({ input }) => (/^\/(?![/\\])/.test(input.url) ? input.url : "/")),
     },
     actions: {
       clearFailures: ({ context }) => {

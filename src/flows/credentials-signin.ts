@@ -6,10 +6,10 @@ import { fromEffect } from "./effect.js";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { requestedCallbackUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { refusalError } from "./failure.js";
+import { planOrError, signInAnswer } from "./outcome.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
 import { finishBeforeAnswering, runFlow } from "./run.js";
@@ -46,7 +46,6 @@ export function bindCredentialsSignIn(rt: Runtime) {
         return user;
       }),
       completeSignIn: bindSignInCompletion(rt),
-      resolveRedirect: fromEffect(({ input }) => resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect)),
     },
     actions: {
       // Runs beside the completion; the answer waits for it. A store that fails is logged (clearCredentials).
@@ -83,20 +82,12 @@ export async function handleCredentialsCallback(
 ): Promise<ResponsePlan | AuthError> {
   const credentials: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ctx.body)) if (!RESERVED_FIELDS.has(key)) credentials[key] = value;
-  const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const output = await runFlow(rt, machine, {
     providerId,
     credentials,
-    callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     hasAdapter: rt.adapter !== undefined,
     req: ctx,
   });
-  switch (output.outcome) {
-    case "signedIn":
-      return { redirect: output.redirectTo, cookies: output.cookies };
-    case "diverted":
-      return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
-    case "refused":
-      return refusalError(output.failure);
-  }
+  return planOrError(signInAnswer(ctx, output));
 }

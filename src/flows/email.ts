@@ -10,15 +10,15 @@ import type { Runtime } from "../config/runtime.js";
 import { normalizeEmail } from "../email/identifier.js";
 import { hashLinkToken, randomToken } from "../email/token.js";
 import { EmailSignInError, type AuthError } from "../errors.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
-import { refusalError } from "./failure.js";
+import { planOrError, signInAnswer } from "./outcome.js";
 import { runMachine } from "./run.js";
 import { checkEmail } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
+import { bindSignInCompletion } from "./signin-completion.js";
 
 /** Characters no single address may hold, whatever a custom normaliser returns. */
 const UNSAFE_CHARACTERS = /[\s,;<>"()\\[\]]/;
@@ -116,8 +116,6 @@ export function bindEmail(rt: Runtime) {
       }),
 
       completeSignIn: bindSignInCompletion(rt),
-
-      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }
@@ -131,14 +129,13 @@ export async function handleEmailSignIn(
   ctx: RequestContext,
   provider: EmailConfig,
 ): Promise<ResponsePlan | AuthError> {
-  const requested = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const result = await runMachine(
     rt,
     machine,
     {
       providerId: provider.id,
       email: typeof ctx.body.email === "string" ? ctx.body.email : "",
-      callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+      callbackUrl: requestedCallbackUrl(ctx),
       req: ctx,
     },
     { until: "awaitingLink" },
@@ -150,10 +147,9 @@ export async function handleEmailSignIn(
     if (address) params.set("email", address);
     return { redirect: `${ctx.baseUrl}/verify-request?${params}` };
   }
+  // Ended at the first request: refused or diverted (a session is only issued when the link is followed).
   const output = result.output;
-  if (output.outcome === "diverted") return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
-  if (output.outcome === "refused") return refusalError(output.failure);
-  return { redirect: ctx.origin };
+  return output.outcome === "signedIn" ? { redirect: ctx.origin } : planOrError(signInAnswer(ctx, output));
 }
 
 /** GET /callback/:provider: the link was followed; resume the flow where it rested. */
@@ -166,22 +162,13 @@ export async function handleEmailCallback(
   const context: EmailContext = {
     providerId: provider.id,
     email: "",
-    callbackUrl: ctx.query.get("callbackUrl") ?? ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     req: ctx,
     sessionCookies: [],
-    isNewUser: false,
     events: [],
   };
   const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: ctx };
   const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingLink", context, event } });
   if (!result.done) throw new Error("The email flow stopped before its end.");
-  const output = result.output;
-  switch (output.outcome) {
-    case "signedIn":
-      return { redirect: output.redirectTo, cookies: output.cookies };
-    case "diverted":
-      return { redirect: normalizeUrl(output.redirectTo, ctx.origin) };
-    case "refused":
-      return refusalError(output.failure);
-  }
+  return planOrError(signInAnswer(ctx, result.output));
 }

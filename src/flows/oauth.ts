@@ -4,7 +4,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { fromPromise } from "xstate";
-import { oauthMachine, type OAuthContext, type OAuthOutput } from "../../machines/oauth.machine.js";
+import { oauthMachine, type OAuthContext } from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import type { AuthError} from "../errors.js";
@@ -28,7 +28,7 @@ import {
   UNKNOWN_ISSUER,
 } from "../oauth/client.js";
 import type { OAuthProviderConfig, TokenSet } from "../providers/oauth-types.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { currentUser } from "../session/current-user.js";
@@ -36,7 +36,8 @@ import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./failure.js";
 import { runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, resolveSignInRedirect } from "./signin-completion.js";
+import { bindSignInCompletion } from "./signin-completion.js";
+import { signInAnswer, type SignInAnswer } from "./outcome.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
@@ -158,7 +159,7 @@ export function bindOAuth(rt: Runtime) {
           ...(checks.has("pkce") ? { codeVerifier: await readCheck(rt, req, "pkceCodeVerifier", provider.id) } : {}),
           ...(checks.has("state") ? { state: await readCheck(rt, req, "state", provider.id) } : {}),
           ...(checks.has("nonce") ? { nonce: await readCheck(rt, req, "nonce", provider.id) } : {}),
-          callbackUrl: req.jar.get(req.cookies.callbackUrl.name) ?? req.origin,
+          callbackUrl: requestedCallbackUrl(req),
           redirectUri: redirectUriOf(rt, req, provider),
         };
         const currentUserId = await currentUser(rt, req);
@@ -283,8 +284,6 @@ export function bindOAuth(rt: Runtime) {
       }),
 
       completeSignIn: bindSignInCompletion(rt),
-
-      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }
@@ -325,13 +324,12 @@ export async function handleOAuthSignIn(
 ): Promise<ResponsePlan | AuthError> {
   const authorizationParams: Record<string, string> = {};
   for (const [key, value] of ctx.query) if (key !== "callbackUrl") authorizationParams[key] = value;
-  const requested = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const result = await runMachine(
     rt,
     machine,
     {
       ...baseInput(rt, ctx, provider),
-      callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+      callbackUrl: requestedCallbackUrl(ctx),
       authorizationParams,
     },
     { until: "awaitingCallback" },
@@ -350,7 +348,7 @@ export async function handleOAuthCallback(
   machine: BoundOAuth,
   ctx: RequestContext,
   provider: OAuthProviderConfig,
-): Promise<{ plan: ResponsePlan } | { error: AuthError; cookies: SetCookie[] }> {
+): Promise<SignInAnswer> {
   const params = new URLSearchParams(ctx.query);
   if (ctx.method === "POST") {
     for (const [key, value] of Object.entries(ctx.body)) if (typeof value === "string") params.set(key, value);
@@ -371,7 +369,6 @@ export async function handleOAuthCallback(
     // Cleared even when restoring the checks fails (a missing or tampered cookie): every answer clears them.
     flowCookies: clearChecks(ctx),
     emailVerified: false,
-    isNewUser: false,
     sessionCookies: [],
     events: [],
   };
@@ -379,25 +376,14 @@ export async function handleOAuthCallback(
     resume: { value: "awaitingCallback", context, event: { type: "callback.received", params, req: ctx } as never },
   });
   if (!result.done) throw new Error("The OAuth flow stopped before its end.");
-  return outcomePlan(ctx, result.output);
-}
-
-function outcomePlan(
-  ctx: RequestContext,
-  output: OAuthOutput,
-): { plan: ResponsePlan } | { error: AuthError; cookies: SetCookie[] } {
-  switch (output.outcome) {
-    case "signedIn":
-      return { plan: { redirect: output.redirectTo, cookies: [...output.cookies, forgetCallbackUrl(ctx)] } };
-    case "diverted":
-      return { plan: { redirect: normalizeUrl(output.redirectTo, ctx.origin), cookies: output.cookies } };
-    case "refused": {
-      // A fault of the server's configuration (a plain-http issuer, no client secret) is not the callback's.
-      const { error } = output.failure;
-      const fault = error instanceof InvalidEndpoints || error instanceof InvalidConfiguration ? error : undefined;
-      return { error: fault ?? refusalError(output.failure), cookies: output.cookies };
-    }
-  }
+  const output = result.output;
+  // A signed-in browser forgets the callback URL it remembered for this sign-in.
+  const signedIn = output.outcome === "signedIn" ? { ...output, cookies: [...output.cookies, forgetCallbackUrl(ctx)] } : output;
+  return signInAnswer(ctx, signedIn, (failure) => {
+    // A fault of the server's configuration (a plain-http issuer, no client secret) is not the callback's.
+    const { error } = failure;
+    return error instanceof InvalidEndpoints || error instanceof InvalidConfiguration ? error : refusalError(failure);
+  });
 }
 
 function forgetCallbackUrl(ctx: RequestContext): SetCookie {

@@ -7,7 +7,7 @@ import { resolveCsrf } from "../csrf.js";
 import { isClientSafeErrorType } from "../errors.js";
 import { keptValues } from "./failure.js";
 import { renderErrorPage, renderSignInPage, renderSignOutPage, renderVerifyRequestPage, type PageProvider } from "../pages/index.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import type { SetCookie } from "../cookies.js";
@@ -67,8 +67,7 @@ async function csrfFor(rt: Runtime, ctx: RequestContext): Promise<{ token: strin
 }
 
 export async function showSignIn(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
-  const requested = ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
-  const callbackUrl = await resolveRedirectUrl(requested, ctx, rt.callbacks.redirect);
+  const callbackUrl = await resolveRedirectUrl(requestedCallbackUrl(ctx), ctx, rt.callbacks.redirect);
   const custom = customPageUrl(rt, ctx, "signIn", forwardParams(ctx.query, callbackUrl));
   if (custom) return { redirect: custom };
   const csrf = await csrfFor(rt, ctx);
@@ -102,8 +101,7 @@ function forwardParams(query: URLSearchParams, callbackUrl: string): URLSearchPa
 export async function showSignOut(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
   const custom = customPageUrl(rt, ctx, "signOut", new URLSearchParams(ctx.query));
   if (custom) return { redirect: custom };
-  const requested = ctx.query.get("callbackUrl") ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
-  const callbackUrl = await resolveRedirectUrl(requested, ctx, rt.callbacks.redirect);
+  const callbackUrl = await resolveRedirectUrl(requestedCallbackUrl(ctx), ctx, rt.callbacks.redirect);
   const csrf = await csrfFor(rt, ctx);
   const page = renderSignOutPage({ theme: rt.theme, csrfToken: csrf.token, signOutUrl: `${ctx.baseUrl}/signout`, callbackUrl });
   return { status: page.status, html: page.html, cookies: csrf.cookies };

@@ -1,6 +1,6 @@
 /**
  * Effects of the shared sign-in completion: the signIn callback, the adapter's user and account
- * operations (create + link atomically), and the session for either strategy.
+ * operations (create + link atomically), the session for either strategy, and where it then goes.
  */
 import { fromEffect } from "./effect.js";
 import { signInCompletionMachine } from "../../machines/signin-completion.machine.js";
@@ -145,6 +145,7 @@ export function bindSignInCompletion(rt: Runtime) {
           isNewUser: input.isNewUser,
         });
       }),
+      resolveRedirect: fromEffect(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }

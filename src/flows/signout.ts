@@ -18,7 +18,7 @@ import { CHECK_MAX_AGE } from "../oauth/checks.js";
 import { checkTransport, clientOf } from "../oauth/client.js";
 import { providerServers } from "../oauth/servers.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
-import { normalizeUrl, resolveRedirectUrl } from "../redirect.js";
+import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { clearSessionCookies, decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
@@ -65,10 +65,9 @@ export function bindSignOut(rt: Runtime) {
 export type BoundSignOut = ReturnType<typeof bindSignOut>;
 
 export async function handleSignOut(rt: Runtime, machine: BoundSignOut, ctx: RequestContext): Promise<ResponsePlan> {
-  const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const output = await runFlow(rt, machine, {
     token: readSessionCookie(rt, ctx),
-    callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     req: ctx,
   });
   for (const failure of output.failures) rt.logger.error("SignOutError", new SignOutError({ cause: failure.error }));

@@ -16,12 +16,13 @@ import { webauthnMachine, type WebAuthnContext } from "../../machines/webauthn.m
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import { hashToken } from "../email/token.js";
-import { AccountNotLinked, EmailSignInError, UnknownPasskey, WebAuthnVerificationError, type AuthError } from "../errors.js";
+import { AccountNotLinked, EmailSignInError, UnknownPasskey, WebAuthnVerificationError } from "../errors.js";
 import { normalizeEmail } from "../email/identifier.js";
 import { decode, encode } from "../jwt/index.js";
 import { logAuthError } from "../logger.js";
 import { signInErrorMessage } from "../pages/messages.js";
 import type { SimpleWebAuthn, WebAuthnConfig } from "../providers/webauthn.js";
+import { requestedCallbackUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -31,7 +32,8 @@ import type { LimitVerdict } from "../../machines/shared.js";
 import { currentUser } from "../session/current-user.js";
 import { runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, resolveSignInRedirect, type PendingAuthenticator } from "./signin-completion.js";
+import { bindSignInCompletion, type PendingAuthenticator } from "./signin-completion.js";
+import { signInAnswer, type SignInAnswer } from "./outcome.js";
 import { browserCredentialId, credentialIdLookups, storedCredentialId } from "./credential-id.js";
 
 const VERSION = 1;
@@ -255,8 +257,6 @@ export function bindWebAuthn(rt: Runtime) {
       }),
 
       completeSignIn: bindSignInCompletion(rt),
-
-      resolveRedirect: fromPromise(({ input }) => resolveSignInRedirect(rt, input)),
     },
   });
 }
@@ -314,7 +314,7 @@ export async function handleWebAuthnCallback(
   machine: BoundWebAuthn,
   ctx: RequestContext,
   provider: WebAuthnConfig,
-): Promise<{ plan: ResponsePlan } | { error: AuthError; cookies: SetCookie[] }> {
+): Promise<SignInAnswer> {
   let response: unknown = ctx.body.data;
   if (typeof response === "string") {
     try {
@@ -330,29 +330,19 @@ export async function handleWebAuthnCallback(
     // Cleared on every answer, even when the challenge cannot be read.
     challengeCookies: ctx.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
     sessionCookies: [],
-    isNewUser: false,
     events: [],
   };
-  const requested = ctx.body.callbackUrl ?? ctx.jar.get(ctx.cookies.callbackUrl.name);
   const event = {
     type: "credential.received" as const,
     action: typeof ctx.body.action === "string" ? ctx.body.action : "",
     response,
-    callbackUrl: typeof requested === "string" ? requested : ctx.origin,
+    callbackUrl: requestedCallbackUrl(ctx),
     req: ctx,
   };
   const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCredential", context, event } });
   if (!result.done) throw new Error("The WebAuthn flow stopped before its end.");
-  const output = result.output;
-  switch (output.outcome) {
-    case "signedIn":
-    case "diverted":
-      return { plan: { redirect: output.redirectTo, cookies: output.cookies } };
-    case "refused": {
-      const failure = output.failure;
-      // A passkey for an address someone else owns is refused as AccountNotLinked.
-      const error = failure.as === "OAuthAccountNotLinked" ? new AccountNotLinked("That email belongs to another account.") : refusalError(failure);
-      return { error, cookies: output.cookies };
-    }
-  }
+  // A passkey for an address someone else owns is refused as AccountNotLinked.
+  return signInAnswer(ctx, result.output, (failure) =>
+    failure.as === "OAuthAccountNotLinked" ? new AccountNotLinked("That email belongs to another account.") : refusalError(failure),
+  );
 }

@@ -7,6 +7,7 @@
 import { fromPromise } from "xstate";
 import { signInCompletionMachine, type SignInCompletionInput } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
+import type { RequestContext } from "../../src/request-context.js";
 import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 
@@ -46,6 +47,11 @@ export function newUserFrom(user: User, emailVerified: boolean): AdapterUser {
   };
 }
 
+/** Where every sign-in here asked to go afterwards. */
+export const requestedUrl = "https://app.example/dashboard";
+/** Where the redirect fake sends a first sign-in (as `pages.newUser` would). */
+export const welcomeUrl = "https://app.example/welcome";
+
 export const sessionCookies: SetCookie[] = [
   { name: "__Secure-appauth.session-token", value: "sealed", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
 ];
@@ -73,7 +79,8 @@ export type AdapterEffect =
   | "createUserWithAccount"
   | "markEmailVerified"
   | "updateAccountTokens"
-  | "issueSession";
+  | "issueSession"
+  | "resolveRedirect";
 
 /** What the outside world answers. */
 export interface World {
@@ -102,6 +109,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       ...(setting.signedIn ? { currentUserId: ada.id } : {}),
       hasAdapter: setting.hasAdapter,
       ...updates,
+      callbackUrl: requestedUrl,
       req: requestContext("callback"),
     };
   }
@@ -115,6 +123,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       ...(setting.signedIn ? { currentUserId: ada.id } : {}),
       hasAdapter: setting.hasAdapter,
       ...updates,
+      callbackUrl: requestedUrl,
       req: requestContext("callback", "GET"),
     };
   }
@@ -129,14 +138,21 @@ export function completionInput(setting: Setting): SignInCompletionInput {
     ...(setting.signedIn ? { currentUserId: ada.id } : {}),
     hasAdapter: setting.hasAdapter,
     ...updates,
+    callbackUrl: requestedUrl,
     req: requestContext("callback", "GET"),
   };
 }
 
-/** The completion with fakes that answer as `world` says, recording each effect run and its input. */
-export function completionIn(world: World) {
+/** The redirect callback as a test fakes it: where a judged URL goes. */
+export type RedirectFake = (input: { url: string; isNewUser: boolean; req: RequestContext }) => string | Promise<string>;
+
+/**
+ * The completion with fakes that answer as `world` says, recording each effect run and its input.
+ * `redirect` judges the requested URL (default: a new user is welcomed, anyone else goes where asked).
+ */
+export function completionIn(world: World, redirect?: RedirectFake) {
   const calls: Array<{ effect: string; input: unknown }> = [];
-  function answer<I, O>(effect: AdapterEffect | "signInCallback", value: (input: I) => O) {
+  function answer<I, O>(effect: AdapterEffect | "signInCallback", value: (input: I) => O | Promise<O>) {
     return fromPromise<O, I>(async ({ input }) => {
       calls.push({ effect, input });
       if (world.failure?.effect === effect) throw world.failure.error;
@@ -160,6 +176,10 @@ export function completionIn(world: World) {
       markEmailVerified: answer("markEmailVerified", ({ userId }: { userId: string }) => markedVerified(userId)),
       updateAccountTokens: answer("updateAccountTokens", (_: { account: Account }): void => undefined),
       issueSession: answer("issueSession", () => sessionCookies),
+      resolveRedirect: answer(
+        "resolveRedirect",
+        redirect ?? (({ url, isNewUser }: Parameters<RedirectFake>[0]) => (isNewUser ? welcomeUrl : url)),
+      ),
     },
   });
   return {

@@ -53,6 +53,7 @@ function fakes(overrides: {
       findUserByEmail: fromPromise(async (): Promise<AdapterUser | null> => effects.accountEffect()),
       linkAccount: fromPromise(async (): Promise<AdapterUser> => effects.accountEffect()),
       createUserWithAccount: fromPromise(async (): Promise<AdapterUser> => effects.accountEffect()),
+      resolveRedirect: fromPromise(({ input: given }) => effects.resolveRedirect(given)),
     },
   });
   const machine = credentialsSignInMachine.provide({
@@ -60,7 +61,6 @@ function fakes(overrides: {
       checkAttempt: fromPromise(({ input: given }) => effects.checkAttempt(given)),
       authorize: fromPromise(() => effects.authorize()),
       completeSignIn,
-      resolveRedirect: fromPromise(({ input: given }) => effects.resolveRedirect(given)),
     },
     actions: {
       clearFailures: ({ context }) => void effects.clearFailures({ providerId: context.providerId, credentials: context.credentials, req: context.req }),
@@ -157,7 +157,7 @@ describe("credentials sign-in machine", () => {
     expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/", cookies });
     expect(effects.issueSession).toHaveBeenCalledWith({ user: ada, account: adaAccount, isNewUser: false, req: input.req });
     // The requested callback URL is judged by resolveRedirect, never used as is.
-    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: "https://evil.example/phish", req: input.req });
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: "https://evil.example/phish", isNewUser: false, req: input.req });
     expect(emitted).toEqual([{ type: "signIn", user: ada, account: adaAccount, isNewUser: false }]);
   });
 
@@ -175,11 +175,11 @@ describe("credentials sign-in machine", () => {
     const broken = new Error("the redirect callback threw");
     const { machine } = fakes({ resolveRedirect: () => Promise.reject(broken) });
     const { value, output } = await runToEnd(machine, input);
-    expect(value).toBe("failed");
+    expect(value).toBe("refused");
     expect(output).toEqual({ outcome: "refused", failure: { error: broken } });
   });
 
-  // Events go out only on entry to signedIn: a redirect that fails after the completion announces nothing.
+  // Events go out only on entry to signedIn: a redirect that fails inside the completion announces nothing.
   it("a redirect that cannot be resolved announces no signIn", async () => {
     const { machine } = fakes({ resolveRedirect: () => Promise.reject(new Error("the redirect callback threw")) });
     expect((await runToEnd(machine, input)).emitted).toEqual([]);

@@ -33,7 +33,6 @@ interface Effects {
  * `world` says; each test overrides the effect it is about.
  */
 function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
-  const completion = completionIn(world);
   const effects = {
     checkSendLimit: vi.fn(overrides.checkSendLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
     normalizeIdentifier: vi.fn(overrides.normalizeIdentifier ?? (async ({ email }) => email.trim().toLowerCase())),
@@ -47,6 +46,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       overrides.resolveRedirect ?? (async ({ url, isNewUser }) => (isNewUser ? "https://app.example/welcome" : url)),
     ),
   };
+  const completion = completionIn(world, (input) => effects.resolveRedirect(input));
   const machine = emailMachine.provide({
     actors: {
       checkSendLimit: fromPromise(({ input }) => effects.checkSendLimit(input)),
@@ -57,7 +57,6 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       withdrawToken: fromPromise(({ input }) => effects.withdrawToken(input)),
       consumeToken: fromPromise(({ input }) => effects.consumeToken(input)),
       completeSignIn: completion.machine,
-      resolveRedirect: fromPromise(({ input }) => effects.resolveRedirect(input)),
     },
   });
   return { machine, effects, completion };
@@ -173,7 +172,7 @@ describe("email machine", () => {
     expect(value).toBe("signedIn");
     expect(effects.normalizeIdentifier).toHaveBeenCalledWith({ providerId: "email", email: followed.email });
     expect(effects.consumeToken).toHaveBeenCalledWith({ providerId: "email", identifier: address, token });
-    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession"]);
+    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession", "resolveRedirect"]);
     expect(completion.inputOf("findUserByEmail")).toEqual({ email: address });
     expect(completion.inputOf("createUserWithAccount")).toEqual({ user: { email: address }, account, emailVerified: true });
     // Where to go afterwards comes with the link; a new user is welcomed first.
@@ -198,6 +197,7 @@ describe("email machine", () => {
       "removeUnverifiedUser",
       "createUserWithAccount",
       "issueSession",
+      "resolveRedirect",
     ]);
     expect(completion.inputOf("removeUnverifiedUser")).toEqual({ userId: lin.id });
     const created = newUserFrom({ email: address }, true);
@@ -214,14 +214,14 @@ describe("email machine", () => {
     const { machine, completion } = fakes({ ...nobodyKnown, accountOwner: hedy });
     const { output } = await follow(machine);
     expect(output.outcome).toBe("signedIn");
-    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "issueSession"]);
+    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "issueSession", "resolveRedirect"]);
   });
 
   it("a returning user whose address is verified is signed in as they are stored, linking and marking nothing", async () => {
     const { machine, completion } = fakes({ ...nobodyKnown, accountOwner: grace });
     const { output, emitted } = await follow(machine);
     expect(output.outcome).toBe("signedIn");
-    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "issueSession"]);
+    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "issueSession", "resolveRedirect"]);
     expect(emitted).toEqual([{ type: "signIn", user: grace, account, isNewUser: false }]);
   });
 

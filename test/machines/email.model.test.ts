@@ -36,7 +36,7 @@ const sendFailed = new Error("sendVerificationRequest: 554 relay access denied")
 const withdrawFailed = new Error("useVerificationToken: the database is unreachable");
 const consumeFailed = new Error("useVerificationToken: the database is unreachable");
 const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
-const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
+const redirectFailed: FlowFailure = { error: new Error("resolveRedirect: the redirect callback threw") };
 const accessDenied: FlowFailure = { error: undefined, as: "AccessDenied" };
 
 const sendAllowed: LimitVerdict = { allowed: true, retryAfter: 0, counts: { perEmail: 1, perClient: 1 }, scope: "email" };
@@ -78,6 +78,7 @@ const linkOutcomes = {
         outcome: "signedIn",
         user: created,
         isNewUser: true,
+        redirectTo: "https://app.example/welcome",
         cookies: sessionCookies,
         events: [
           { type: "createUser", user: created },
@@ -90,14 +91,15 @@ const linkOutcomes = {
       outcome: "signedIn",
       user: ada,
       isNewUser: false,
+      redirectTo: input.callbackUrl,
       cookies: sessionCookies,
       events: [{ type: "signIn", user: ada, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
     returns("refuses", (): SignInCompletionOutput => ({ outcome: "refused", failure: accessDenied, events: [] })),
+    returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),
   ],
-  resolveRedirect: [returns("returns a URL", ({ url }: { url: string }) => url), throws("throws", redirectFailed)],
 };
 
 const requestInputs: Record<string, EmailInput> = {
@@ -268,8 +270,8 @@ describe("email: paths generated from the machine", () => {
           "consumeToken finds no such token → Verification",
           "consumeToken throws → undefined",
           "completeSignIn refuses → AccessDenied",
+          "completeSignIn refuses (no redirect) → undefined",
           "completeSignIn throws → undefined",
-          "resolveRedirect throws → undefined",
         ]),
       );
     });
@@ -307,6 +309,7 @@ describe("email: paths generated from the machine", () => {
             account: { provider: "email", providerAccountId: identifier, type: "email" },
             emailVerified: true,
             hasAdapter: true,
+            callbackUrl: link.callbackUrl,
             req: link.req,
           });
         }
@@ -315,15 +318,8 @@ describe("email: paths generated from the machine", () => {
         if (errorOf(path, "completeSignIn")) expect(output).toEqual({ outcome: "refused", failure: { error: completionCrashed } });
         if (completion?.outcome === "refused") expect(output).toEqual({ outcome: "refused", failure: completion.failure });
         if (completion?.outcome === "diverted") expect(output).toEqual({ outcome: "diverted", redirectTo: completion.redirectTo });
-        const redirect = inputOf(played, "resolveRedirect");
-        expect(redirect !== undefined).toBe(completion?.outcome === "signedIn");
         if (completion?.outcome === "signedIn") {
-          expect(redirect).toEqual({ url: link.callbackUrl, isNewUser: completion.isNewUser, req: link.req });
-          expect(output).toEqual(
-            errorOf(path, "resolveRedirect")
-              ? { outcome: "refused", failure: { error: redirectFailed } }
-              : { outcome: "signedIn", redirectTo: link.callbackUrl, cookies: completion.cookies },
-          );
+          expect(output).toEqual({ outcome: "signedIn", redirectTo: completion.redirectTo, cookies: completion.cookies });
         }
         // A session is set only by a sign-in that got all the way.
         expect("cookies" in output).toBe(played.value === "signedIn");

@@ -47,7 +47,6 @@ export function oauthCallback(
     authorizationParams: {},
     flowCookies: [],
     emailVerified: false,
-    isNewUser: false,
     sessionCookies: [],
     events: [],
   };
@@ -67,7 +66,6 @@ export function emailLink(link: EmailInput, token: string): Resumption<typeof em
     callbackUrl: link.callbackUrl,
     req: link.req,
     sessionCookies: [],
-    isNewUser: false,
     events: [],
   };
   return { value: "awaitingLink", context, event: { type: "link.followed", token, email: link.email, req: link.req } };
@@ -91,7 +89,6 @@ export function webauthnCredential(
     req: input.req,
     challengeCookies: input.req.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
     sessionCookies: [],
-    isNewUser: false,
     events: [],
   };
   return { value: "awaitingCredential", context, event: { type: "credential.received", ...posted, req: input.req } };

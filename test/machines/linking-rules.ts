@@ -31,6 +31,7 @@ import {
   newUserFrom,
   personWithId,
   sessionCookies,
+  welcomeUrl,
   type AdapterEffect,
   type Setting,
   type World,
@@ -149,6 +150,9 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
   }
 
   if (fails("issueSession")) return failed();
+  // The session is issued, then the requested URL judged: a first sign-in is welcomed on its own page.
+  if (fails("resolveRedirect")) return failed();
+  const redirectTo = isNewUser ? welcomeUrl : input.callbackUrl;
   events.push({
     type: "signIn",
     user,
@@ -156,5 +160,5 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     ...(input.profile ? { profile: input.profile } : {}),
     isNewUser,
   });
-  return { finalState: "signedIn", output: { outcome: "signedIn", user, isNewUser, cookies: sessionCookies, events }, calls };
+  return { finalState: "signedIn", output: { outcome: "signedIn", user, isNewUser, redirectTo, cookies: sessionCookies, events }, calls };
 }

@@ -55,7 +55,6 @@ interface Effects {
  * each test overrides the effect it is about.
  */
 function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
-  const completion = completionIn(world);
   const effects = {
     checkRequestLimit: vi.fn(overrides.checkRequestLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
     discoverEndpoints: vi.fn(overrides.discoverEndpoints ?? (async () => undefined)),
@@ -70,6 +69,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       overrides.resolveRedirect ?? (async ({ url, isNewUser }) => (isNewUser ? "https://app.example/welcome" : url)),
     ),
   };
+  const completion = completionIn(world, (input) => effects.resolveRedirect(input));
   const machine = oauthMachine.provide({
     actors: {
       checkRequestLimit: fromPromise(({ input }) => effects.checkRequestLimit(input)),
@@ -81,7 +81,6 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       fetchProfile: fromPromise(({ input }) => effects.fetchProfile(input)),
       mapProfile: fromPromise(({ input }) => effects.mapProfile(input)),
       completeSignIn: completion.machine,
-      resolveRedirect: fromPromise(({ input }) => effects.resolveRedirect(input)),
     },
   });
   return { machine, effects, completion };
@@ -203,7 +202,7 @@ describe("OAuth machine", () => {
     });
     const { output, emitted } = await callback(machine);
     expect(output.outcome).toBe("signedIn");
-    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession"]);
+    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession", "resolveRedirect"]);
     expect(completion.inputOf("linkAccount")).toEqual({ userId: ada.id, account: oidc });
     expect(completion.inputOf("signInCallback")).toEqual({ user: providerUser, account: oidc, profile });
     expect(emitted.map((event) => event.type)).toEqual(["linkAccount", "signIn"]);

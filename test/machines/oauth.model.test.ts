@@ -57,7 +57,7 @@ const grantRejected = new Error("exchangeCode: invalid_grant");
 const userinfoFailed = new Error("fetchProfile: the userinfo endpoint answered 500");
 const noId = new OAuthProfileParseError("The profile of github has no id.");
 const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
-const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
+const redirectFailed: FlowFailure = { error: new Error("resolveRedirect: the redirect callback threw") };
 const notLinked: FlowFailure = { error: undefined, as: "OAuthAccountNotLinked" };
 
 
@@ -91,6 +91,7 @@ const callbackOutcomes = {
       outcome: "signedIn",
       user: created,
       isNewUser: true,
+      redirectTo: "https://app.example/welcome",
       cookies: sessionCookies,
       events: [
         { type: "createUser", user: created },
@@ -102,16 +103,14 @@ const callbackOutcomes = {
       outcome: "signedIn",
       user: input.user,
       isNewUser: false,
+      redirectTo: input.callbackUrl,
       cookies: sessionCookies,
       events: [{ type: "signIn", user: input.user, account: input.account, profile: input.profile!, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
     returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
+    returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),
-  ],
-  resolveRedirect: [
-    returns("returns a URL", ({ url }: { url: string }) => url),
-    throws("throws", redirectFailed),
   ],
 };
 
@@ -150,17 +149,12 @@ function expectedCallbackFailure(path: Path): FlowFailure {
   const last = path.steps.at(-1)!;
   if ("output" in last.ending) return (last.ending.output as { failure: FlowFailure }).failure;
   // Up to the profile, a failure is the provider's answer not holding up; a profile that cannot be
-  // mapped keeps its own error, and so do the completion and the redirect.
+  // mapped keeps its own error, and so does the completion.
   const answerChecks = ["restoreChecks", "validateCallback", "exchangeCode", "fetchProfile"];
   return answerChecks.includes(last.effect) ? { error: last.ending.error, as: "OAuthCallbackError" } : { error: last.ending.error };
 }
 
-/**
- * Paths where the redirect fails after a completed sign-in: the events must stay unannounced
- * (they go out only on entry to signedIn; this was once a defect).
- */
-const announcedBeforeRedirect = (path: Path) => path.steps.some((s) => s.effect === "resolveRedirect" && "error" in s.ending);
-
+/** The completion's events go out on entry to signedIn, never on a refusal (its redirect failing, say). */
 async function expectEventsOnlyWhenSignedIn(path: Path) {
   const played = await playBack(machine, path);
   const completion = outputOf(path, "completeSignIn") as SignInCompletionOutput | undefined;
@@ -243,6 +237,7 @@ describe("OAuth: paths generated from the machine", () => {
             emailVerified: mapped!.emailVerified,
             ...(restored?.currentUserId ? { currentUserId: restored.currentUserId } : {}),
             hasAdapter: path.input.hasAdapter,
+            callbackUrl: checks.callbackUrl,
             req: path.input.req,
           });
         }
@@ -254,23 +249,16 @@ describe("OAuth: paths generated from the machine", () => {
         expect(sessionSet).toEqual(output.outcome === "signedIn" ? sessionCookies : []);
         if (output.outcome === "signedIn") {
           expect(output.cookies).toEqual([...clearCookies, ...sessionCookies]);
-          const completion = outputOf(path, "completeSignIn") as { isNewUser: boolean };
-          const redirect = played.invoked.find((call) => call.effect === "resolveRedirect")!;
-          expect(redirect.input).toEqual({ url: checks.callbackUrl, isNewUser: completion.isNewUser, req: path.input.req });
-          expect(output.redirectTo).toBe(checks.callbackUrl);
+          // Where the completion judged the remembered callback URL to go.
+          const completion = outputOf(path, "completeSignIn") as { redirectTo: string };
+          expect(output.redirectTo).toBe(completion.redirectTo);
         } else if (restored) {
           expect(output.cookies).toEqual(clearCookies);
         }
         if (output.outcome === "diverted") expect(output.redirectTo).toBe("/onboarding");
 
-        if (!announcedBeforeRedirect(path)) await expectEventsOnlyWhenSignedIn(path);
+        await expectEventsOnlyWhenSignedIn(path);
       });
-
-      if (announcedBeforeRedirect(path)) {
-        it(`${path.name}: announces nothing`, () =>
-          expectEventsOnlyWhenSignedIn(path),
-        );
-      }
     }
 
     it("refuse every answer that does not hold up before the completion as OAuthCallbackError, except an unmappable profile", () => {

@@ -51,11 +51,12 @@ describe("sign-in completion machine", () => {
     const input = completionInput({ ...github, hasAdapter: false, signedIn: true });
     const { value, output, ran } = await complete({ ...github, hasAdapter: false, signedIn: true }, nobodyKnown);
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["signInCallback", "issueSession"]);
+    expect(ran).toEqual(["signInCallback", "issueSession", "resolveRedirect"]);
     expect(output).toEqual({
       outcome: "signedIn",
       user: input.user,
       isNewUser: false,
+      redirectTo: input.callbackUrl,
       cookies: sessionCookies,
       events: [{ type: "signIn", user: input.user, account: input.account, profile: input.profile, isNewUser: false }],
     });
@@ -65,7 +66,7 @@ describe("sign-in completion machine", () => {
     const setting: Setting = { ...github, provider: "credentials", signedIn: true };
     const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, accountOwner: grace, emailOwner: grace });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["signInCallback", "issueSession"]);
+    expect(ran).toEqual(["signInCallback", "issueSession", "resolveRedirect"]);
     expect(inputOf("signInCallback")).toEqual({
       user: completionInput(setting).user,
       account: completionInput(setting).account,
@@ -84,7 +85,7 @@ describe("sign-in completion machine", () => {
   it("an account already linked to the signed-in user signs them in again, linking nothing", async () => {
     const { value, output, ran } = await complete({ ...github, signedIn: true }, { ...nobodyKnown, accountOwner: ada });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "issueSession", "resolveRedirect"]);
     expect(output).toMatchObject({ outcome: "signedIn", user: ada, isNewUser: false });
   });
 
@@ -104,7 +105,7 @@ describe("sign-in completion machine", () => {
     ] as const) {
       const { value, output, ran, inputOf } = await complete({ ...setting, signedIn }, { ...nobodyKnown, accountOwner: owner });
       expect(value).toBe("signedIn");
-      expect(ran).toEqual(["findUserByAccount", "signInCallback", "updateAccountTokens", "issueSession"]);
+      expect(ran).toEqual(["findUserByAccount", "signInCallback", "updateAccountTokens", "issueSession", "resolveRedirect"]);
       expect(inputOf("updateAccountTokens")).toEqual({ account: completionInput(setting).account });
       expect(inputOf("updateAccountTokens")).toMatchObject({ account: { access_token: "gho_token" } });
       // Updating tokens links nothing: the only event is the sign-in.
@@ -118,7 +119,7 @@ describe("sign-in completion machine", () => {
     const oidc = { ...input, provider: { ...input.provider, id: "op", type: "oidc" as const }, account: { ...input.account, provider: "op", type: "oidc" as const } };
     const { value } = await runToEnd(machine, oidc);
     expect(value).toBe("signedIn");
-    expect(ran()).toEqual(["findUserByAccount", "signInCallback", "updateAccountTokens", "issueSession"]);
+    expect(ran()).toEqual(["findUserByAccount", "signInCallback", "updateAccountTokens", "issueSession", "resolveRedirect"]);
     expect(inputOf("updateAccountTokens")).toEqual({ account: oidc.account });
   });
 
@@ -144,7 +145,7 @@ describe("sign-in completion machine", () => {
     const input = completionInput({ ...github, signedIn: true });
     const { value, output, ran, inputOf } = await complete({ ...github, signedIn: true }, { ...nobodyKnown, emailOwner: grace });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession", "resolveRedirect"]);
     expect(inputOf("linkAccount")).toEqual({ userId: ada.id, account: input.account });
     expect(output).toMatchObject({ outcome: "signedIn", user: ada, isNewUser: false });
     expect(output.events).toEqual([
@@ -187,7 +188,7 @@ describe("sign-in completion machine", () => {
     const created = newUserFrom(input.user, true);
     const { value, output, ran, inputOf } = await complete(github, nobodyKnown);
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession", "resolveRedirect"]);
     expect(inputOf("createUserWithAccount")).toEqual({ user: input.user, account: input.account, emailVerified: true });
     expect(inputOf("issueSession")).toMatchObject({ user: created, isNewUser: true });
     expect(output).toMatchObject({ outcome: "signedIn", user: created, isNewUser: true });
@@ -208,7 +209,7 @@ describe("sign-in completion machine", () => {
         expect(value, said).toBe("signedIn");
         expect(inputOf("findUserByEmail"), said).toEqual({ email: "hedy@example.com" });
         expect(inputOf("linkAccount"), said).toEqual({ userId: grace.id, account: input.account });
-        expect(ran, said).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "linkAccount", "issueSession"]);
+        expect(ran, said).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "linkAccount", "issueSession", "resolveRedirect"]);
         expect(inputOf("issueSession"), said).toMatchObject({ user: grace, isNewUser: false });
         expect(output, said).toMatchObject({ outcome: "signedIn", user: grace, isNewUser: false });
         expect(output.events, said).toEqual([
@@ -224,7 +225,7 @@ describe("sign-in completion machine", () => {
     const created = newUserFrom(input.user, true);
     const { value, output, ran, inputOf } = await complete(emailLink, { ...nobodyKnown, emailOwner: hedy });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession", "resolveRedirect"]);
     expect(inputOf("removeUnverifiedUser")).toEqual({ userId: hedy.id });
     expect(inputOf("createUserWithAccount")).toEqual({ user: input.user, account: input.account, emailVerified: true });
     expect(created.id).not.toBe(hedy.id);
@@ -243,7 +244,7 @@ describe("sign-in completion machine", () => {
     const input = completionInput(setting);
     const { value, output, ran } = await complete(setting, { ...nobodyKnown, emailOwner: hedy });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession", "resolveRedirect"]);
     expect(output.events[0]).toEqual({ type: "unverifiedUserReplaced", previousUser: hedy, user: newUserFrom(input.user, true), account: input.account });
   });
 
@@ -266,7 +267,7 @@ describe("sign-in completion machine", () => {
   it("an email link of a known account whose owner never verified the address marks it verified before the session", async () => {
     const { value, output, ran, inputOf } = await complete(emailLink, { ...nobodyKnown, accountOwner: hedy });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "markEmailVerified", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "markEmailVerified", "issueSession", "resolveRedirect"]);
     expect(inputOf("signInCallback")).toMatchObject({ user: hedy });
     expect(inputOf("issueSession")).toMatchObject({ user: markedVerified(hedy.id) });
     expect(output).toMatchObject({ outcome: "signedIn", user: markedVerified(hedy.id), isNewUser: false });
@@ -275,7 +276,7 @@ describe("sign-in completion machine", () => {
   it("an email link of a user whose address is already verified marks nothing", async () => {
     const { value, ran } = await complete(emailLink, { ...nobodyKnown, accountOwner: grace });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "issueSession", "resolveRedirect"]);
   });
 
   it("an OAuth sign-in of a user who never verified their address marks nothing: only a followed link proves it", async () => {
@@ -289,7 +290,7 @@ describe("sign-in completion machine", () => {
     const asserted = { ...github, email: hedy.email! };
     const { value, output, ran, inputOf } = await complete(asserted, { ...nobodyKnown, accountOwner: hedy });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "markEmailVerified", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "markEmailVerified", "issueSession", "resolveRedirect"]);
     expect(inputOf("markEmailVerified")).toEqual({ userId: hedy.id });
     expect(output).toMatchObject({ user: markedVerified(hedy.id) });
     // Not when the provider does not vouch for the address.
@@ -302,7 +303,7 @@ describe("sign-in completion machine", () => {
     const input = completionInput(emailLink);
     const { value, output, ran, inputOf } = await complete(emailLink, nobodyKnown);
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession"]);
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "createUserWithAccount", "issueSession", "resolveRedirect"]);
     expect(inputOf("createUserWithAccount")).toEqual({ user: { email: "hedy@example.com" }, account: input.account, emailVerified: true });
     expect(output).toMatchObject({ outcome: "signedIn", user: newUserFrom(input.user, true), isNewUser: true });
   });

@@ -20,6 +20,7 @@ import {
   newUserFrom,
   personWithId,
   sessionCookies,
+  welcomeUrl,
   type AdapterEffect,
   type Setting,
   type World,
@@ -34,6 +35,7 @@ const createFailed = new Error("createUser: the users table is read-only");
 const markFailed = new Error("updateUser: the users table is read-only");
 const tokensNotKept = new Error("updateAccount: the account is no longer linked");
 const sessionFailed = new Error("issueSession: the secret is missing");
+const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
 
 const outcomes = {
@@ -72,6 +74,10 @@ const outcomes = {
   ],
   updateAccountTokens: [returns("updates them", () => undefined), throws("throws", tokensNotKept)],
   issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", sessionFailed)],
+  resolveRedirect: [
+    returns("returns a URL", ({ url, isNewUser }: { url: string; isNewUser: boolean }) => (isNewUser ? welcomeUrl : url)),
+    throws("throws", redirectFailed),
+  ],
 };
 
 const both = [true, false] as const;
@@ -162,6 +168,9 @@ describe("sign-in completion: paths generated from the machine", () => {
         const issued = played.invoked.find((call) => call.effect === "issueSession")!.input as { user: User; isNewUser: boolean };
         expect(issued.user).toBe(output.user);
         expect(issued.isNewUser).toBe(output.isNewUser);
+        // The requested URL is judged once the session exists, knowing whether the person is new.
+        const judgedUrl = played.invoked.find((call) => call.effect === "resolveRedirect")!.input;
+        expect(judgedUrl).toEqual({ url: path.input.callbackUrl, isNewUser: output.isNewUser, req: path.input.req });
       }
       const signIns = output.events.filter((event) => event.type === "signIn");
       expect(signIns).toHaveLength(output.outcome === "signedIn" ? 1 : 0);

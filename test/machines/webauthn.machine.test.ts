@@ -53,7 +53,6 @@ interface Effects {
  * as `world` says; each test overrides the effect it is about.
  */
 function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
-  const completion = completionIn(world);
   const effects = {
     checkRequestLimit: vi.fn(overrides.checkRequestLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
     normalizeEmail: vi.fn(overrides.normalizeEmail ?? (async ({ email }: { email: string }) => email.trim().toLowerCase())),
@@ -69,6 +68,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
     ),
     resolveRedirect: vi.fn(overrides.resolveRedirect ?? (async ({ url }) => url)),
   };
+  const completion = completionIn(world, (input) => effects.resolveRedirect(input));
   const machine = webauthnMachine.provide({
     actors: {
       checkRequestLimit: fromPromise(({ input }) => effects.checkRequestLimit(input)),
@@ -79,7 +79,6 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       verifyAuthentication: fromPromise(({ input }) => effects.verifyAuthentication(input)),
       verifyRegistration: fromPromise(({ input }) => effects.verifyRegistration(input)),
       completeSignIn: completion.machine,
-      resolveRedirect: fromPromise(({ input }) => effects.resolveRedirect(input)),
     },
   });
   return { machine, effects, completion };
@@ -219,7 +218,7 @@ describe("WebAuthn machine", () => {
     const { machine, effects, completion } = fakes(nobodyKnown, { consumeChallenge: async () => forAda });
     const { output, emitted } = await postCredential(machine, "register");
     expect(effects.verifyRegistration).toHaveBeenCalledWith(expect.objectContaining({ email: ada.email, userId: ada.id }));
-    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession"]);
+    expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession", "resolveRedirect"]);
     expect(completion.inputOf("linkAccount")).toEqual({ userId: ada.id, account: newPasskey });
     expect(output.outcome).toBe("signedIn");
     expect(emitted.map((event) => event.type)).toEqual(["linkAccount", "signIn"]);

@@ -61,7 +61,7 @@ const replayed = new WebAuthnVerificationError("The WebAuthn challenge was alrea
 const badSignature = new WebAuthnVerificationError("The passkey's answer did not verify.");
 const badAttestation = new WebAuthnVerificationError("The new passkey did not verify.");
 const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
-const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
+const redirectFailed: FlowFailure = { error: new Error("resolveRedirect: the redirect callback threw") };
 const notLinked: FlowFailure = { error: undefined, as: "OAuthAccountNotLinked" };
 
 
@@ -112,6 +112,7 @@ const callbackOutcomes = {
       outcome: "signedIn",
       user: created,
       isNewUser: true,
+      redirectTo: "https://app.example/welcome",
       cookies: sessionCookies,
       events: [
         { type: "createUser", user: created },
@@ -123,14 +124,15 @@ const callbackOutcomes = {
       outcome: "signedIn",
       user: input.user,
       isNewUser: false,
+      redirectTo: input.callbackUrl,
       cookies: sessionCookies,
       events: [{ type: "signIn", user: input.user, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
     returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
+    returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),
   ],
-  resolveRedirect: [returns("returns a URL", ({ url }: { url: string }) => url), throws("throws", redirectFailed)],
 };
 
 // The page sends the address as typed; the flow normalises it first.
@@ -178,10 +180,10 @@ describe("WebAuthn: paths generated from the machine", () => {
     // + the decision that throws; with an email, also the address that does not normalise. Each input
     // also ends twice before all that: refused by the request ceiling, or failed by the limiter.
     expect(optionsPaths).toHaveLength(10 + 11 + 11 + 3 * 2);
-    // A matching challenge: verification fails, or the completion throws, diverts, refuses, or signs
-    // in (2 ways) and the redirect resolves or throws: 8 paths. Plus a replay, plus each mismatch.
+    // A matching challenge: verification fails, or the completion throws, diverts, refuses (2 ways:
+    // not linked, or its redirect failed), or signs in (2 ways): 7 paths. Plus a replay, plus each mismatch.
     const count = (posted: string) => callbackPaths.filter((path) => postedOf(path) === posted).length;
-    expect([count("register"), count("authenticate"), count("bogus")]).toEqual([1 + 8 + 8 + 1, 1 + 2 + 8, 1 + 3]);
+    expect([count("register"), count("authenticate"), count("bogus")]).toEqual([1 + 7 + 7 + 1, 1 + 2 + 7, 1 + 3]);
   });
 
   describe("the options request", () => {
@@ -295,6 +297,7 @@ describe("WebAuthn: paths generated from the machine", () => {
             emailVerified: false,
             ...(restored?.currentUserId ? { currentUserId: restored.currentUserId } : {}),
             hasAdapter: true,
+            callbackUrl,
             req: callbackReq,
           });
         }
@@ -310,15 +313,13 @@ describe("WebAuthn: paths generated from the machine", () => {
         const completion = outputOf(path, "completeSignIn") as SignInCompletionOutput | undefined;
         if (output.outcome === "signedIn") {
           expect(output.cookies).toEqual([...clearCookies, ...sessionCookies]);
-          const redirect = played.invoked.find((call) => call.effect === "resolveRedirect")!;
-          expect(redirect.input).toEqual({ url: callbackUrl, isNewUser: (completion as { isNewUser: boolean }).isNewUser, req: callbackReq });
-          expect(output.redirectTo).toBe(callbackUrl);
+          expect(output.redirectTo).toBe((completion as { redirectTo: string }).redirectTo);
         } else {
           expect(output.cookies).toEqual(clearCookies);
         }
         if (output.outcome === "diverted") expect(output.redirectTo).toBe("/onboarding");
 
-        // Events go out only once signed in, redirect resolved.
+        // Events go out only once signed in (the completion resolved the redirect too).
         expect(played.emitted).toEqual(played.value === "signedIn" ? completion!.events : []);
       });
     }
