@@ -4,7 +4,7 @@
  * Answers as §2.8 asks: 200 when the logout was done, 400 with `invalid_request` for a bad request
  * or token, 503 when a store or the provider could not answer; never cached.
  */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { backchannelLogoutMachine } from "../../machines/backchannel-logout.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
@@ -28,23 +28,23 @@ export function bindBackchannelLogout(rt: Runtime) {
 
   return backchannelLogoutMachine.provide({
     actors: {
-      verifyLogoutToken: fromPromise(async ({ input }) => {
+      verifyLogoutToken: fromEffect(async ({ input }) => {
         const provider = providerOf(input.providerId);
         const as = await serverOf(provider);
         return verifyLogoutToken(input.token, { provider, as, keys }, { now: input.now, maxAge: input.maxAge });
       }),
-      rememberLogoutToken: fromPromise(async ({ input }) => {
+      rememberLogoutToken: fromEffect(async ({ input }) => {
         const { acquireLease } = adapterOf(rt);
         if (!acquireLease) throw new Error("The adapter has no acquireLease.");
         return acquireLease.call(rt.adapter, input.key, input.holder, input.expires);
       }),
-      endSessions: fromPromise(async ({ input }) => {
+      endSessions: fromEffect(async ({ input }) => {
         const { deleteSessionsByAccount } = adapterOf(rt);
         if (!deleteSessionsByAccount) throw new Error("The adapter has no deleteSessionsByAccount.");
         return deleteSessionsByAccount.call(rt.adapter, input);
       }),
       // Without releaseLease the claim stays until it expires: a redelivery within maxAge is then refused.
-      forgetLogoutToken: fromPromise(async ({ input }) => {
+      forgetLogoutToken: fromEffect(async ({ input }) => {
         await adapterOf(rt).releaseLease?.call(rt.adapter, input.key, input.holder);
       }),
     },

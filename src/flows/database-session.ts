@@ -1,5 +1,5 @@
 /** GET and POST /session under the database strategy: the effects of the database session machine. */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { databaseSessionMachine } from "../../machines/database-session.machine.js";
 import { defaultUserSession } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
@@ -14,8 +14,8 @@ import type { TokenRefreshLoader } from "./token-refresh-loader.js";
 export function bindDatabaseSession(rt: Runtime, loadRefresh: TokenRefreshLoader) {
   return databaseSessionMachine.provide({
     actors: {
-      loadSession: fromPromise(({ input }) => loadDatabaseSession(rt, input.sessionToken, input.now)),
-      extendSession: fromPromise(async ({ input }) => {
+      loadSession: fromEffect(({ input }) => loadDatabaseSession(rt, input.sessionToken, input.now)),
+      extendSession: fromEffect(async ({ input }) => {
         const expires = new Date(input.expires);
         const updated = await requireAdapter(rt).updateSession!({ sessionToken: input.session.sessionToken, expires });
         if (updated === null) throw new AdapterError("The session to extend no longer exists.");
@@ -23,8 +23,8 @@ export function bindDatabaseSession(rt: Runtime, loadRefresh: TokenRefreshLoader
         const { name, options } = input.req.cookies.sessionToken;
         return { session, cookies: writeChunkedCookie(input.req.jar, name, session.sessionToken, { ...options, expires }) };
       }),
-      refreshAccount: fromPromise(({ input }) => refreshStoredAccount(rt, loadRefresh, input)),
-      sessionCallback: fromPromise(async ({ input }) => {
+      refreshAccount: fromEffect(({ input }) => refreshStoredAccount(rt, loadRefresh, input)),
+      sessionCallback: fromEffect(async ({ input }) => {
         const { user, sessionToken } = input;
         // As Auth.js hands it over: the stored user whole, and the record's userId and sessionToken.
         const session: Session & { userId: string; sessionToken: string } = {

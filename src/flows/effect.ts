@@ -42,7 +42,11 @@ export function fromEffect<Output, Input>(
       const relay = (type: string, data: unknown) => {
         // A stopped actor (its flow ended another way) takes no more events.
         if (self.getSnapshot().status !== "active") return;
-        (system as unknown as Relay)._relay(self, self, { type, data });
+        // `_relay` is how xstate delivers it (and tells the inspector who sent it); should a later
+        // xstate lack it, the event is sent directly, which the machine handles the same way.
+        const { _relay } = system as unknown as Partial<Relay>;
+        if (typeof _relay === "function") _relay.call(system, self, self, { type, data });
+        else self.send({ type, data } as never);
       };
       Promise.resolve(run({ input: snapshot.input as Input })).then(
         (output) => relay(RESOLVE, output),

@@ -4,7 +4,7 @@
  * provider's `maxAge`, works once, and only together with the address it was sent to, at the
  * callback of the provider that sent it.
  */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { emailMachine, type EmailContext } from "../../machines/email.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { normalizeEmail } from "../email/identifier.js";
@@ -54,11 +54,11 @@ export function normalizeFor(provider: EmailConfig, raw: string): string {
 export function bindEmail(rt: Runtime) {
   return emailMachine.provide({
     actors: {
-      normalizeIdentifier: fromPromise(async ({ input }) => normalizeFor(emailProvider(rt, input.providerId), input.email)),
+      normalizeIdentifier: fromEffect(async ({ input }) => normalizeFor(emailProvider(rt, input.providerId), input.email)),
 
-      checkSendLimit: fromPromise(({ input }) => checkEmail(rt.rateLimit, input.req.request, input.providerId, input.identifier)),
+      checkSendLimit: fromEffect(({ input }) => checkEmail(rt.rateLimit, input.req.request, input.providerId, input.identifier)),
 
-      checkVerificationRequest: fromPromise(async ({ input }) => {
+      checkVerificationRequest: fromEffect(async ({ input }) => {
         const existing = await requireAdapter(rt).getUserByEmail!(input.identifier);
         return rt.callbacks.signIn({
           user: existing ?? { id: input.identifier, email: input.identifier },
@@ -67,7 +67,7 @@ export function bindEmail(rt: Runtime) {
         });
       }),
 
-      createToken: fromPromise(async ({ input }) => {
+      createToken: fromEffect(async ({ input }) => {
         const provider = emailProvider(rt, input.providerId);
         const token = (await provider.generateVerificationToken?.()) ?? randomToken();
         const expires = new Date(Date.now() + (provider.maxAge ?? 24 * 60 * 60) * 1000);
@@ -79,7 +79,7 @@ export function bindEmail(rt: Runtime) {
         return { token, expires: expires.toISOString() };
       }),
 
-      sendLink: fromPromise(async ({ input }) => {
+      sendLink: fromEffect(async ({ input }) => {
         const provider = emailProvider(rt, input.providerId);
         const callbackUrl = await resolveRedirectUrl(input.callbackUrl, input.req, rt.callbacks.redirect);
         const link = new URL(`${input.req.baseUrl}/callback/${encodeURIComponent(provider.id)}`);
@@ -95,14 +95,14 @@ export function bindEmail(rt: Runtime) {
         });
       }),
 
-      withdrawToken: fromPromise(async ({ input }) => {
+      withdrawToken: fromEffect(async ({ input }) => {
         await requireAdapter(rt).useVerificationToken!({
           identifier: input.identifier,
           token: await hashLinkToken(input.token, { providerId: input.providerId, secret: rt.secrets[0]! }),
         });
       }),
 
-      consumeToken: fromPromise(async ({ input }) => {
+      consumeToken: fromEffect(async ({ input }) => {
         if (!input.token || input.token.length > 512) return false;
         const adapter = requireAdapter(rt);
         // Tokens are hashed with the newest secret; older ones still open links sent before a rotation.

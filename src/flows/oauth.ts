@@ -2,8 +2,8 @@
  * POST /signin/:provider and GET|POST /callback/:provider for OAuth 2 and OpenID Connect: the
  * effects of the OAuth machine, each protocol step done with oauth4webapi, each check failing closed.
  */
+import { fromEffect } from "./effect.js";
 import * as oauth from "oauth4webapi";
-import { fromPromise } from "xstate";
 import { oauthMachine, type OAuthContext } from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
@@ -99,12 +99,12 @@ export function bindOAuth(rt: Runtime) {
 
   return oauthMachine.provide({
     actors: {
-      checkRequestLimit: fromPromise(({ input }) => checkRequest(rt.rateLimit, input.req.request, rt.logger)),
-      discoverEndpoints: fromPromise(async ({ input }) => {
+      checkRequestLimit: fromEffect(({ input }) => checkRequest(rt.rateLimit, input.req.request, rt.logger)),
+      discoverEndpoints: fromEffect(async ({ input }) => {
         await serverOf(oauthProvider(rt, input.providerId));
       }),
 
-      createAuthorizationRequest: fromPromise(async ({ input }) => {
+      createAuthorizationRequest: fromEffect(async ({ input }) => {
         const { req } = input;
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
@@ -151,7 +151,7 @@ export function bindOAuth(rt: Runtime) {
         return { url: url.href, cookies };
       }),
 
-      restoreChecks: fromPromise(async ({ input }) => {
+      restoreChecks: fromEffect(async ({ input }) => {
         const { req } = input;
         const provider = oauthProvider(rt, input.providerId);
         const checks = checksOf(rt, provider, await serverOf(provider));
@@ -166,7 +166,7 @@ export function bindOAuth(rt: Runtime) {
         return { checks: restored, clearCookies: clearChecks(req), ...(currentUserId ? { currentUserId } : {}) };
       }),
 
-      validateCallback: fromPromise(async ({ input }) => {
+      validateCallback: fromEffect(async ({ input }) => {
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const params = new URLSearchParams(input.params);
@@ -175,7 +175,7 @@ export function bindOAuth(rt: Runtime) {
         return oauth.validateAuthResponse(as, clientOf(provider), params, input.checks.state ?? oauth.skipStateCheck);
       }),
 
-      exchangeCode: fromPromise(async ({ input }) => {
+      exchangeCode: fromEffect(async ({ input }) => {
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const { checks } = input;
@@ -229,7 +229,7 @@ export function bindOAuth(rt: Runtime) {
         return tokens;
       }),
 
-      fetchProfile: fromPromise(async ({ input }) => {
+      fetchProfile: fromEffect(async ({ input }) => {
         const provider = oauthProvider(rt, input.providerId);
         const tokens = input.tokens as TokenSet;
         const claims = idTokenClaims.get(input.tokens);
@@ -256,7 +256,7 @@ export function bindOAuth(rt: Runtime) {
         return body as Profile;
       }),
 
-      mapProfile: fromPromise(async ({ input }) => {
+      mapProfile: fromEffect(async ({ input }) => {
         const provider = oauthProvider(rt, input.providerId);
         const tokens = input.tokens as TokenSet;
         let user: User;

@@ -2,7 +2,7 @@
  * GET /session reads the session; POST /session updates it (the client's `update(data)`).
  * The session machine decides; this module supplies its effects and shapes the answer.
  */
-import { fromPromise } from "xstate";
+import { fromEffect } from "./effect.js";
 import { sessionMachine } from "../../machines/session.machine.js";
 import { defaultTokenSession } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
@@ -28,8 +28,8 @@ import type { TokenRefreshLoader } from "./token-refresh-loader.js";
 export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader) {
   return sessionMachine.provide({
     actors: {
-      decodeSessionToken: fromPromise(({ input }) => decodeSessionToken(rt, input.req, input.token)),
-      jwtCallback: fromPromise(async ({ input }) => {
+      decodeSessionToken: fromEffect(({ input }) => decodeSessionToken(rt, input.req, input.token)),
+      jwtCallback: fromEffect(async ({ input }) => {
         // Snapshot before the callback: it may mutate the token in place.
         const before = JSON.stringify(input.token);
         const token = await rt.callbacks.jwt(
@@ -37,8 +37,8 @@ export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader)
         );
         return { token: token ?? null, changed: token ? JSON.stringify(token) !== before : false };
       }),
-      encodeSessionToken: fromPromise(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
-      refreshAccount: fromPromise(async ({ input }) => {
+      encodeSessionToken: fromEffect(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
+      refreshAccount: fromEffect(async ({ input }) => {
         const { account } = input;
         const { refresherOf, reportRefresh } = await loadRefresh();
         const outcome = await refresherOf(rt).refresh({
@@ -51,7 +51,7 @@ export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader)
         reportRefresh(rt, account.provider, outcome);
         return outcome;
       }),
-      sessionCallback: fromPromise(async ({ input }) => {
+      sessionCallback: fromEffect(async ({ input }) => {
         const token: JWT = input.token;
         const session: Session = defaultTokenSession(token, input.expires, input.error);
         return rt.callbacks.session({
