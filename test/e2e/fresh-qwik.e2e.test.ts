@@ -8,117 +8,99 @@
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BROWSER_SUITE, CHROMIUM, CHROMIUM_ARGS, chromiumFor } from "../helpers/chromium.js";
-import { crossSiteSignIn, packAndServe, type ServedApp } from "./fresh-next/harness.js";
+import { describe, expect, it } from "vitest";
+import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `qwik build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the fresh Qwik City app e2e tests");
 
 describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwik City app", BROWSER_SUITE, () => {
-  let served: ServedApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const heading = () => page.getByRole("heading", { level: 1 }).textContent();
-
-  beforeAll(async () => {
-    served = await packAndServe(
-      {
-        name: "qwik120",
-        template: fileURLToPath(new URL("./fresh-qwik/app/", import.meta.url)),
-        manifest: { type: "module" },
-        // `npm create qwik@1.20.1 empty` and `qwik add node-server`: their build scripts and the
-        // starter's pinned tools (its TypeScript checks our types), without prettier and the lint step.
-        scripts: {
-          build: "qwik build",
-          "build.client": "vite build",
-          "build.server": "vite build -c adapters/node-server/vite.config.ts",
-          "build.types": "tsc --incremental --noEmit",
-          serve: "node server/entry.node-server",
+  const suite = servedInBrowser(
+    "fresh qwik",
+    () =>
+      packAndServe(
+        {
+          name: "qwik120",
+          template: fileURLToPath(new URL("./fresh-qwik/app/", import.meta.url)),
+          manifest: { type: "module" },
+          // `npm create qwik@1.20.1 empty` and `qwik add node-server`: their build scripts and the
+          // starter's pinned tools (its TypeScript checks our types), without prettier and the lint step.
+          scripts: {
+            build: "qwik build",
+            "build.client": "vite build",
+            "build.server": "vite build -c adapters/node-server/vite.config.ts",
+            "build.types": "tsc --incremental --noEmit",
+            serve: "node server/entry.node-server",
+          },
+          dependencies: {},
+          devDependencies: {
+            "@builder.io/qwik": "1.20.1",
+            "@builder.io/qwik-city": "1.20.1",
+            vite: "7.3.1",
+            typescript: "5.4.5",
+            "@types/node": "20.19.0",
+            // The Qwik CLI (`qwik build`) loads `ignore` without declaring it: the starter's eslint brings it.
+            eslint: "9.32.0",
+          },
         },
-        dependencies: {},
-        devDependencies: {
-          "@builder.io/qwik": "1.20.1",
-          "@builder.io/qwik-city": "1.20.1",
-          vite: "7.3.1",
-          typescript: "5.4.5",
-          "@types/node": "20.19.0",
-          // The Qwik CLI (`qwik build`) loads `ignore` without declaring it: the starter's eslint brings it.
-          eslint: "9.32.0",
+        {
+          name: "the Qwik City server",
+          args: () => ["server/entry.node-server.js"],
+          env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+          ready: "/auth/providers",
+          portVariable: "PORT",
         },
-      },
-      {
-        name: "the Qwik City server",
-        args: () => ["server/entry.node-server.js"],
-        env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-        ready: "/auth/providers",
-        portVariable: "PORT",
-      },
-    );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, SETUP_TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ baseURL: served.server.url });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-  });
-
-  afterEach(async ({ task }) => {
-    if (task.result?.state === "fail") console.error(`[fresh qwik] the page was ${page?.url()}; the app printed:\n${served.server.output().slice(-60).join("\n")}`);
-    await context?.close();
-  });
+      ),
+    SETUP_TIMEOUT,
+  );
+  const page = () => suite.page();
+  const url = () => suite.served().server.url;
+  const heading = () => page().getByRole("heading", { level: 1 }).textContent();
 
   /** Submits the page's `<Form>` with `button` and resolves with the status of the action's answer (the POST with `qaction`). */
   async function submit(button: string): Promise<number> {
-    const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).searchParams.has("qaction"));
-    await page.getByRole("button", { name: button }).click();
+    const answered = page().waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).searchParams.has("qaction"));
+    await page().getByRole("button", { name: button }).click();
     return (await answered).status();
   }
 
   it("signs in with a password through useSignIn's <Form>, shows the session on the server-rendered page, and signs out", async () => {
-    await page.goto("/");
+    await page().goto("/");
     expect(await heading()).toBe("Not signed in");
-    await page.getByLabel("Username").fill("ada");
-    await page.getByLabel("Password").fill("correct horse");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("correct horse");
     expect(await submit("Sign in")).toBeLessThan(400);
     await expect.poll(heading).toBe("Signed in as Ada Lovelace");
 
     // The server renders the session into the page: its HTML, fetched with the browser's cookies.
-    const html = await (await page.request.get("/")).text();
+    const html = await (await page().request.get("/")).text();
     expect(html).toMatch(/<h1[^>]*>Signed in as (<!--[^>]*-->)*Ada Lovelace/);
-    await page.reload();
+    await page().reload();
     expect(await heading()).toBe("Signed in as Ada Lovelace");
-    expect(await (await page.request.get("/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } });
+    expect(await (await page().request.get("/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } });
 
     expect(await submit("Sign out Ada Lovelace")).toBeLessThan(400);
     await expect.poll(heading).toBe("Not signed in");
-    expect(await (await page.request.get("/auth/session")).json()).toBeNull();
-    await page.reload();
+    expect(await (await page().request.get("/auth/session")).json()).toBeNull();
+    await page().reload();
     expect(await heading()).toBe("Not signed in");
   });
 
   it("shows a refused password on the page and creates no session", async () => {
-    await page.goto("/");
-    await page.getByLabel("Username").fill("ada");
-    await page.getByLabel("Password").fill("wrong");
-    // A failed action answers 400 with its value: the form's errors, shown on the page.
+    await page().goto("/");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("wrong");
+    // A failed action answers 400 with its value: the form's errors, shown on the page().
     expect(await submit("Sign in")).toBe(400);
-    await expect.poll(() => page.getByRole("alert").textContent()).toBeTruthy();
+    await expect.poll(() => page().getByRole("alert").textContent()).toBeTruthy();
     expect(await heading()).toBe("Not signed in");
-    expect(await (await page.request.get("/auth/session")).json()).toBeNull();
+    expect(await (await page().request.get("/auth/session")).json()).toBeNull();
   });
 
   it("refuses a cross-site POST to /auth/callback/credentials (MissingCSRF): nobody is signed in", async () => {
-    const answer = await crossSiteSignIn(served.server.url, "/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
+    const answer = await crossSiteSignIn(url(), "/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
     expect(answer).toMatchObject({ error: "MissingCSRF", sessionCookies: [] });
     expect(answer.status).toBeLessThan(500);
   });

@@ -8,70 +8,52 @@
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BROWSER_SUITE, CHROMIUM, CHROMIUM_ARGS, chromiumFor } from "../helpers/chromium.js";
-import { crossSiteSignIn, packAndServe, type ServedApp } from "./fresh-next/harness.js";
+import { describe, expect, it } from "vitest";
+import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `vinxi build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the fresh SolidStart app e2e tests");
 
 describe.runIf(hasChromium)("appauth installed from its package into a fresh SolidStart app", BROWSER_SUITE, () => {
-  let served: ServedApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const heading = () => page.getByRole("heading", { level: 1 }).textContent();
-  const clientStatus = () => page.getByTestId("client-status").textContent();
-
-  beforeAll(async () => {
-    served = await packAndServe(
-      {
-        name: "solidstart13",
-        template: fileURLToPath(new URL("./fresh-solid/app/", import.meta.url)),
-        manifest: { type: "module" },
-        scripts: { dev: "vinxi dev", build: "vinxi build", start: "vinxi start" },
-        dependencies: { "@solidjs/start": "1.3.2", "@solidjs/router": "0.15.4", "solid-js": "1.9.19", vinxi: "0.5.11" },
-        devDependencies: {},
-      },
-      {
-        name: "the SolidStart server",
-        args: () => [".output/server/index.mjs"],
-        env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-        ready: "/api/auth/providers",
-        portVariable: "PORT",
-      },
-    );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, SETUP_TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ baseURL: served.server.url });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-  });
-
-  afterEach(async ({ task }) => {
-    if (task.result?.state === "fail") console.error(`[fresh solid] the page was ${page?.url()}; the app printed:\n${served.server.output().slice(-60).join("\n")}`);
-    await context?.close();
-  });
+  const suite = servedInBrowser(
+    "fresh solid",
+    () =>
+      packAndServe(
+        {
+          name: "solidstart13",
+          template: fileURLToPath(new URL("./fresh-solid/app/", import.meta.url)),
+          manifest: { type: "module" },
+          scripts: { dev: "vinxi dev", build: "vinxi build", start: "vinxi start" },
+          dependencies: { "@solidjs/start": "1.3.2", "@solidjs/router": "0.15.4", "solid-js": "1.9.19", vinxi: "0.5.11" },
+          devDependencies: {},
+        },
+        {
+          name: "the SolidStart server",
+          args: () => [".output/server/index.mjs"],
+          env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+          ready: "/api/auth/providers",
+          portVariable: "PORT",
+        },
+      ),
+    SETUP_TIMEOUT,
+  );
+  const page = () => suite.page();
+  const url = () => suite.served().server.url;
+  const heading = () => page().getByRole("heading", { level: 1 }).textContent();
+  const clientStatus = () => page().getByTestId("client-status").textContent();
 
   /** Loads `/` and waits until Solid has hydrated it: a click before that could be lost. */
   async function open(): Promise<void> {
-    await page.goto("/");
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page().goto("/");
+    await page().locator("html[data-hydrated]").waitFor({ state: "attached" });
   }
 
   /** Submits a form with `button` and resolves with the server function's answer. */
   async function submit(button: string): Promise<void> {
-    const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/_server"));
-    await page.getByRole("button", { name: button }).click();
+    const answered = page().waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/_server"));
+    await page().getByRole("button", { name: button }).click();
     expect((await answered).status()).toBeLessThan(400);
   }
 
@@ -79,28 +61,28 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
     await open();
     expect(await heading()).toBe("Not signed in");
     expect(await clientStatus()).toBe("unauthenticated");
-    await page.getByLabel("Username").fill("ada");
-    await page.getByLabel("Password").fill("correct horse");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("correct horse");
     await submit("Sign in");
     await expect.poll(heading).toBe("Signed in as Ada Lovelace");
     await expect.poll(clientStatus).toBe("authenticated");
 
     // The server renders the session into the page: its HTML, fetched with the browser's cookies.
-    const html = await (await page.request.get("/")).text();
+    const html = await (await page().request.get("/")).text();
     expect(html).toMatch(/<h1[^>]*>Signed in as Ada Lovelace<\/h1>/);
     await open();
     expect(await heading()).toBe("Signed in as Ada Lovelace");
-    expect(await (await page.request.get("/api/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } });
+    expect(await (await page().request.get("/api/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } });
 
     await submit("Sign out");
     await expect.poll(heading).toBe("Not signed in");
-    expect(await (await page.request.get("/api/auth/session")).json()).toBeNull();
+    expect(await (await page().request.get("/api/auth/session")).json()).toBeNull();
     await open();
     expect(await heading()).toBe("Not signed in");
   });
 
   it("refuses a cross-site POST to /api/auth/callback/credentials (MissingCSRF): nobody is signed in", async () => {
-    const answer = await crossSiteSignIn(served.server.url, "/api/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
+    const answer = await crossSiteSignIn(url(), "/api/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
     expect(answer).toMatchObject({ error: "MissingCSRF", sessionCookies: [] });
     expect(answer.status).toBeLessThan(500);
   });

@@ -19,6 +19,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../helpers/chromium.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const TEMPLATES = fileURLToPath(new URL("./", import.meta.url));
@@ -336,4 +339,40 @@ export async function crossSiteSignIn(url: string, basePath: string, body: strin
     error: new URL(response.headers.get("location") ?? "", url).searchParams.get("error"),
     sessionCookies: response.headers.getSetCookie().filter((line) => line.startsWith("appauth.session-token")),
   };
+}
+
+/** What `servedInBrowser` gives a suite: the app, and the page of the running test. */
+export interface BrowserSuite {
+  served(): ServedApp;
+  page(): Page;
+}
+
+/**
+ * Registers a suite's hooks: `setup()` (e.g. `packAndServe`) and Chromium before all tests, a new
+ * browser context and page for each test (the app's last lines printed when it fails), and
+ * everything closed after all. `label` names the suite in those messages.
+ */
+export function servedInBrowser(label: string, setup: () => Promise<ServedApp>, timeout: number): BrowserSuite {
+  let served: ServedApp | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    served = await setup();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, timeout);
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+  beforeEach(async () => {
+    context = await browser!.newContext({ baseURL: served!.server.url });
+    context.setDefaultTimeout(15_000);
+    page = await context.newPage();
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === "fail") console.error(`[${label}] the page was ${page?.url()}; the app printed:\n${served?.server.output().slice(-60).join("\n")}`);
+    await context?.close();
+  });
+  return { served: () => served!, page: () => page! };
 }
