@@ -4,13 +4,14 @@
  * Qwik City section (test/e2e/fresh-qwik/app: `plugin@auth.ts` with `ResumableAuth$`, a page with
  * `<Form action={signIn}>` and `<Form action={signOut}>`), then `qwik build` (client, server and
  * tsc against the package's types) and the built server. Chromium signs in with a password through
- * the action, sees the session on the server-rendered page and signs out; a cross-site POST to the
+ * the action, sees the session on the server-rendered page and signs out (and again with JavaScript
+ * off: the forms posted by the browser); a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
-import { crossSiteSignIn, packAndServe, servedInBrowser } from "./fresh-next/harness.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `qwik build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
@@ -92,11 +93,19 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
     await page().goto("/");
     await page().getByLabel("Username").fill("ada");
     await page().getByLabel("Password").fill("wrong");
-    // A failed action answers 400 with its value: the form's errors, shown on the page().
+    // A failed action answers 400 with its value: the form's errors, shown on the page.
     expect(await submit("Sign in")).toBe(400);
     await expect.poll(() => page().getByRole("alert").textContent()).toBeTruthy();
     expect(await heading()).toBe("Not signed in");
     expect(await (await page().request.get("/auth/session")).json()).toBeNull();
+  });
+
+  it("signs in and out with JavaScript off: the same forms, posted by the browser", async () => {
+    expect(await signInAndOutWithoutJavaScript(suite, "Sign out Ada Lovelace", "/auth")).toEqual({
+      afterSignIn: "Signed in as Ada Lovelace",
+      afterSignOut: "Not signed in",
+      session: null,
+    });
   });
 
   it("refuses a cross-site POST to /auth/callback/credentials (MissingCSRF): nobody is signed in", async () => {

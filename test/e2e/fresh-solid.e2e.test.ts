@@ -4,13 +4,14 @@
  * of the docs' SolidStart page (test/e2e/fresh-solid/app: `ReactiveAuth` in src/lib/auth.ts, the
  * catch-all API route, the middleware, the "use server" queries and actions, the SessionProvider),
  * then `vinxi build` and the built server. Chromium signs in with a password through the sign-in
- * action, sees the session on the server-rendered page and signs out; a cross-site POST to the
+ * action, sees the session on the server-rendered page and signs out (and again with JavaScript
+ * off); a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
-import { crossSiteSignIn, packAndServe, servedInBrowser } from "./fresh-next/harness.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `vinxi build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
@@ -79,6 +80,14 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
     expect(await (await page().request.get("/api/auth/session")).json()).toBeNull();
     await open();
     expect(await heading()).toBe("Not signed in");
+  });
+
+  it("signs in and out with JavaScript off: the server actions' forms, posted by the browser", async () => {
+    expect(await signInAndOutWithoutJavaScript(suite, "Sign out", "/api/auth")).toEqual({
+      afterSignIn: "Signed in as Ada Lovelace",
+      afterSignOut: "Not signed in",
+      session: null,
+    });
   });
 
   it("refuses a cross-site POST to /api/auth/callback/credentials (MissingCSRF): nobody is signed in", async () => {

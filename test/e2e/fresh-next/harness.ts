@@ -345,6 +345,8 @@ export async function crossSiteSignIn(url: string, basePath: string, body: strin
 export interface BrowserSuite {
   served(): ServedApp;
   page(): Page;
+  /** For a test that needs a context of its own (JavaScript off, say); it closes what it opens. */
+  browser(): Browser;
 }
 
 /**
@@ -374,5 +376,35 @@ export function servedInBrowser(label: string, setup: () => Promise<ServedApp>, 
     if (task.result?.state === "fail") console.error(`[${label}] the page was ${page?.url()}; the app printed:\n${served?.server.output().slice(-60).join("\n")}`);
     await context?.close();
   });
-  return { served: () => served!, page: () => page! };
+  return { served: () => served!, page: () => page!, browser: () => browser! };
+}
+
+/** The page's `<h1>` after each step of `signInAndOutWithoutJavaScript`, and the session route's answer at the end. */
+export interface PlainFormsRun {
+  afterSignIn: string | null;
+  afterSignOut: string | null;
+  session: unknown;
+}
+
+/**
+ * Signs in as ada with the page's Username and Password fields and its "Sign in" button, then out
+ * with the `signOut` button, in a context with JavaScript off (the forms posted by the browser).
+ */
+export async function signInAndOutWithoutJavaScript(suite: BrowserSuite, signOut: string, basePath: string): Promise<PlainFormsRun> {
+  const context = await suite.browser().newContext({ baseURL: suite.served().server.url, javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    const heading = () => page.getByRole("heading", { level: 1 }).textContent();
+    const submit = (button: string) => Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: button }).click()]);
+    await page.goto("/");
+    await page.getByLabel("Username").fill("ada");
+    await page.getByLabel("Password").fill("correct horse");
+    await submit("Sign in");
+    const afterSignIn = await heading();
+    await submit(signOut);
+    const afterSignOut = await heading();
+    return { afterSignIn, afterSignOut, session: await (await page.request.get(`${basePath}/session`)).json() };
+  } finally {
+    await context.close();
+  }
 }
