@@ -1,0 +1,116 @@
+/**
+ * appauth as a Qwik City user installs it: packed with `npm pack`, installed into a fresh Qwik City
+ * 1.20 app (Vite 7, the node-server adapter) outside the repository, with the files of the README's
+ * Qwik City section (test/e2e/fresh-qwik/app: `plugin@auth.ts` with `ResumableAuth$`, a page with
+ * `<Form action={signIn}>` and `<Form action={signOut}>`), then `qwik build` (client, server and
+ * tsc against the package's types) and the built server. Chromium signs in with a password through
+ * the action, sees the session on the server-rendered page and signs out (and again with JavaScript
+ * off: the forms posted by the browser); a cross-site POST to the
+ * library's credentials route is refused by the library's own CSRF check.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript } from "./fresh-next/harness.js";
+
+/** `npm pack` (the library build), `npm install` from an empty folder and a cold `qwik build`, on two busy cores. */
+const SETUP_TIMEOUT = 600_000;
+const hasChromium = chromiumFor("the fresh Qwik City app e2e tests");
+
+describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwik City app", BROWSER_SUITE, () => {
+  const suite = servedInBrowser(
+    "fresh qwik",
+    () =>
+      packAndServe(
+        {
+          name: "qwik120",
+          template: fileURLToPath(new URL("./fresh-qwik/app/", import.meta.url)),
+          manifest: { type: "module" },
+          // `npm create qwik@1.20.1 empty` and `qwik add node-server`: their build scripts and the
+          // starter's pinned tools (its TypeScript checks our types), without prettier and the lint step.
+          scripts: {
+            build: "qwik build",
+            "build.client": "vite build",
+            "build.server": "vite build -c adapters/node-server/vite.config.ts",
+            "build.types": "tsc --incremental --noEmit",
+            serve: "node server/entry.node-server",
+          },
+          dependencies: {},
+          devDependencies: {
+            "@builder.io/qwik": "1.20.1",
+            "@builder.io/qwik-city": "1.20.1",
+            vite: "7.3.1",
+            typescript: "5.4.5",
+            "@types/node": "20.19.0",
+            // The Qwik CLI (`qwik build`) loads `ignore` without declaring it: the starter's eslint brings it.
+            eslint: "9.32.0",
+          },
+        },
+        {
+          name: "the Qwik City server",
+          args: () => ["server/entry.node-server.js"],
+          env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+          ready: "/auth/providers",
+          portVariable: "PORT",
+        },
+      ),
+    SETUP_TIMEOUT,
+  );
+  const page = () => suite.page();
+  const url = () => suite.served().server.url;
+  const heading = () => page().getByRole("heading", { level: 1 }).textContent();
+
+  /** Submits the page's `<Form>` with `button` and resolves with the status of the action's answer (the POST with `qaction`). */
+  async function submit(button: string): Promise<number> {
+    const answered = page().waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).searchParams.has("qaction"));
+    await page().getByRole("button", { name: button }).click();
+    return (await answered).status();
+  }
+
+  it("signs in with a password through useSignIn's <Form>, shows the session on the server-rendered page, and signs out", async () => {
+    await page().goto("/");
+    expect(await heading()).toBe("Not signed in");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("correct horse");
+    expect(await submit("Sign in")).toBeLessThan(400);
+    await expect.poll(heading).toBe("Signed in as Ada Lovelace");
+
+    // The server renders the session into the page: its HTML, fetched with the browser's cookies.
+    const html = await (await page().request.get("/")).text();
+    expect(html).toMatch(/<h1[^>]*>Signed in as (<!--[^>]*-->)*Ada Lovelace/);
+    await page().reload();
+    expect(await heading()).toBe("Signed in as Ada Lovelace");
+    expect(await (await page().request.get("/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } });
+
+    expect(await submit("Sign out Ada Lovelace")).toBeLessThan(400);
+    await expect.poll(heading).toBe("Not signed in");
+    expect(await (await page().request.get("/auth/session")).json()).toBeNull();
+    await page().reload();
+    expect(await heading()).toBe("Not signed in");
+  });
+
+  it("shows a refused password on the page and creates no session", async () => {
+    await page().goto("/");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("wrong");
+    // A failed action answers 400 with its value: the form's errors, shown on the page.
+    expect(await submit("Sign in")).toBe(400);
+    await expect.poll(() => page().getByRole("alert").textContent()).toBeTruthy();
+    expect(await heading()).toBe("Not signed in");
+    expect(await (await page().request.get("/auth/session")).json()).toBeNull();
+  });
+
+  it("signs in and out with JavaScript off: the same forms, posted by the browser", async () => {
+    expect(await signInAndOutWithoutJavaScript(suite, "Sign out Ada Lovelace", "/auth")).toEqual({
+      afterSignIn: "Signed in as Ada Lovelace",
+      afterSignOut: "Not signed in",
+      session: null,
+    });
+  });
+
+  it("refuses a cross-site POST to /auth/callback/credentials (MissingCSRF): nobody is signed in", async () => {
+    const answer = await crossSiteSignIn(url(), "/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
+    expect(answer).toMatchObject({ error: "MissingCSRF", sessionCookies: [] });
+    expect(answer.status).toBeLessThan(500);
+  });
+});

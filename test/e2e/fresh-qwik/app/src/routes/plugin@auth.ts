@@ -1,0 +1,16 @@
+// The README's Qwik City section with the password provider instead of GitHub (JWT sessions, no database).
+import { ResumableAuth$ } from "appauth/qwik";
+import Credentials from "appauth/providers/credentials";
+
+const config = {
+  session: { strategy: "jwt" as const },
+  providers: [
+    Credentials({
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+      authorize: ({ username, password }) =>
+        username === "ada" && password === "correct horse" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
+    }),
+  ],
+}; // one object: appauth prepares a config once
+
+export const { onRequest, useSession, useSignIn, useSignOut, useUpdateSession } = ResumableAuth$(() => config); // AUTH_SECRET from `event.env`

@@ -1,0 +1,98 @@
+/**
+ * appauth as a SolidStart user installs it: packed with `npm pack`, installed into a fresh
+ * SolidStart 1.3 app (vinxi 0.5, Nitro's node-server preset) outside the repository, with the files
+ * of the docs' SolidStart page (test/e2e/fresh-solid/app: `ReactiveAuth` in src/lib/auth.ts, the
+ * catch-all API route, the middleware, the "use server" queries and actions, the SessionProvider),
+ * then `vinxi build` and the built server. Chromium signs in with a password through the sign-in
+ * action, sees the session on the server-rendered page and signs out (and again with JavaScript
+ * off); a cross-site POST to the
+ * library's credentials route is refused by the library's own CSRF check.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript } from "./fresh-next/harness.js";
+
+/** `npm pack` (the library build), `npm install` from an empty folder and a cold `vinxi build`, on two busy cores. */
+const SETUP_TIMEOUT = 600_000;
+const hasChromium = chromiumFor("the fresh SolidStart app e2e tests");
+
+describe.runIf(hasChromium)("appauth installed from its package into a fresh SolidStart app", BROWSER_SUITE, () => {
+  const suite = servedInBrowser(
+    "fresh solid",
+    () =>
+      packAndServe(
+        {
+          name: "solidstart13",
+          template: fileURLToPath(new URL("./fresh-solid/app/", import.meta.url)),
+          manifest: { type: "module" },
+          scripts: { dev: "vinxi dev", build: "vinxi build", start: "vinxi start" },
+          dependencies: { "@solidjs/start": "1.3.2", "@solidjs/router": "0.15.4", "solid-js": "1.9.19", vinxi: "0.5.11" },
+          devDependencies: {},
+        },
+        {
+          name: "the SolidStart server",
+          args: () => [".output/server/index.mjs"],
+          env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+          ready: "/api/auth/providers",
+          portVariable: "PORT",
+        },
+      ),
+    SETUP_TIMEOUT,
+  );
+  const page = () => suite.page();
+  const url = () => suite.served().server.url;
+  const heading = () => page().getByRole("heading", { level: 1 }).textContent();
+  const clientStatus = () => page().getByTestId("client-status").textContent();
+
+  /** Loads `/` and waits until Solid has hydrated it: a click before that could be lost. */
+  async function open(): Promise<void> {
+    await page().goto("/");
+    await page().locator("html[data-hydrated]").waitFor({ state: "attached" });
+  }
+
+  /** Submits a form with `button` and resolves with the server function's answer. */
+  async function submit(button: string): Promise<void> {
+    const answered = page().waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/_server"));
+    await page().getByRole("button", { name: button }).click();
+    expect((await answered).status()).toBeLessThan(400);
+  }
+
+  it("signs in with a password through the sign-in action, shows the session on the server-rendered page, and signs out", async () => {
+    await open();
+    expect(await heading()).toBe("Not signed in");
+    expect(await clientStatus()).toBe("unauthenticated");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("correct horse");
+    await submit("Sign in");
+    await expect.poll(heading).toBe("Signed in as Ada Lovelace");
+    await expect.poll(clientStatus).toBe("authenticated");
+
+    // The server renders the session into the page: its HTML, fetched with the browser's cookies.
+    const html = await (await page().request.get("/")).text();
+    expect(html).toMatch(/<h1[^>]*>Signed in as Ada Lovelace<\/h1>/);
+    await open();
+    expect(await heading()).toBe("Signed in as Ada Lovelace");
+    expect(await (await page().request.get("/api/auth/session")).json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } });
+
+    await submit("Sign out");
+    await expect.poll(heading).toBe("Not signed in");
+    expect(await (await page().request.get("/api/auth/session")).json()).toBeNull();
+    await open();
+    expect(await heading()).toBe("Not signed in");
+  });
+
+  it("signs in and out with JavaScript off: the server actions' forms, posted by the browser", async () => {
+    expect(await signInAndOutWithoutJavaScript(suite, "Sign out", "/api/auth")).toEqual({
+      afterSignIn: "Signed in as Ada Lovelace",
+      afterSignOut: "Not signed in",
+      session: null,
+    });
+  });
+
+  it("refuses a cross-site POST to /api/auth/callback/credentials (MissingCSRF): nobody is signed in", async () => {
+    const answer = await crossSiteSignIn(url(), "/api/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
+    expect(answer).toMatchObject({ error: "MissingCSRF", sessionCookies: [] });
+    expect(answer.status).toBeLessThan(500);
+  });
+});

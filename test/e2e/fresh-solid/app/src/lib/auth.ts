@@ -1,0 +1,14 @@
+// The docs' src/lib/auth.ts with the password provider instead of GitHub (JWT sessions, no database).
+import ReactiveAuth from "appauth/solid-start";
+import Credentials from "appauth/providers/credentials";
+
+export const auth = ReactiveAuth({
+  session: { strategy: "jwt" },
+  providers: [
+    Credentials({
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+      authorize: ({ username, password }) =>
+        username === "ada" && password === "correct horse" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
+    }),
+  ],
+}); // prefix: "/api/auth" by default

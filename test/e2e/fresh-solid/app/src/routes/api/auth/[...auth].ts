@@ -1,0 +1,2 @@
+import { auth } from "~/lib/auth";
+export const { GET, POST } = auth;
