@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
+import { SESSION_COOKIE, sessionCookieNames, sessionJsonOf, signInAsDemoOn, submitBuiltInPassword } from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemo, type RunningDemo } from "../../demo/app.js";
 
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e/", import.meta.url));
-const SESSION_COOKIE = "appauth.session-token";
 const CREDENTIALS_ERROR = "Sign in failed. Check the details you provided are correct.";
 
 const hasChromium = chromiumFor("the e2e tests of the demo");
@@ -73,28 +73,10 @@ describe.runIf(hasChromium)("the demo app in Chromium", BROWSER_SUITE, () => {
     await context?.close();
   });
 
-  async function sessionCookies(): Promise<string[]> {
-    return (await context.cookies(demo.url)).map((c) => c.name).filter((name) => name.startsWith(SESSION_COOKIE));
-  }
-
-  async function sessionJson(): Promise<unknown> {
-    const response = await page.request.get("/api/auth/session");
-    expect(response.status()).toBe(200);
-    return response.json();
-  }
-
-  /** Fills the built-in sign-in page's form as a person would, and submits it. */
-  async function submitSignInForm(username: string, password: string): Promise<void> {
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in with Credentials" }).click();
-  }
-
-  async function signInAsDemo(): Promise<void> {
-    await page.goto("/api/auth/signin?callbackUrl=/");
-    await submitSignInForm("demo", "demo");
-    await page.waitForURL(url("/"));
-  }
+  const sessionCookies = () => sessionCookieNames(context, demo.url);
+  const sessionJson = () => sessionJsonOf(page);
+  const submitSignInForm = (username: string, password: string) => submitBuiltInPassword(page, username, password);
+  const signInAsDemo = () => signInAsDemoOn(page, demo.url);
 
   it("shows a new visitor a signed-out home page with the demo account as a hint", async () => {
     await page.goto("/");

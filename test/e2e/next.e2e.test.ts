@@ -11,20 +11,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
+import { SESSION_COOKIE, sessionCookieNames, sessionJsonOf, shownSessionOf, signInAsDemoOn, submitBuiltInPassword } from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildExample, startExample, type RunningExample } from "../../scripts/start-next.js";
 
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e-next/", import.meta.url));
-const SESSION_COOKIE = "appauth.session-token";
 /** A cold `next build` on two busy cores, plus starting the app. */
 const SETUP_TIMEOUT = 420_000;
 
 const hasChromium = chromiumFor("the e2e tests of the Next.js example");
-
-interface ShownSession {
-  user?: { name?: string | null; email?: string | null; image?: string | null; id?: string };
-  expires?: string;
-}
 
 describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, () => {
   let app: RunningExample;
@@ -75,33 +70,11 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     await context?.close();
   });
 
-  async function sessionCookies(): Promise<string[]> {
-    return (await context.cookies(app.url)).map((c) => c.name).filter((name) => name.startsWith(SESSION_COOKIE));
-  }
-
-  async function sessionJson(): Promise<ShownSession | null> {
-    const response = await page.request.get("/api/auth/session");
-    expect(response.status()).toBe(200);
-    return (await response.json()) as ShownSession | null;
-  }
-
-  async function shown(selector: string): Promise<ShownSession | null> {
-    return JSON.parse((await page.locator(selector).textContent()) ?? "") as ShownSession | null;
-  }
-
-  /** The built-in sign-in page's credentials form, filled as a person would. */
-  async function submitPassword(username: string, password: string): Promise<void> {
-    const section = page.locator('section[data-provider-type="credentials"]');
-    await section.getByLabel("Username").fill(username);
-    await section.getByLabel("Password").fill(password);
-    await section.getByRole("button", { name: "Sign in with Credentials" }).click();
-  }
-
-  async function signInAsDemo(then = "/"): Promise<void> {
-    await page.goto(`/api/auth/signin?callbackUrl=${encodeURIComponent(then)}`);
-    await submitPassword("demo", "demo");
-    await page.waitForURL(url(then));
-  }
+  const sessionCookies = () => sessionCookieNames(context, app.url);
+  const sessionJson = () => sessionJsonOf(page);
+  const shown = (selector: string) => shownSessionOf(page, selector);
+  const submitPassword = (username: string, password: string) => submitBuiltInPassword(page, username, password);
+  const signInAsDemo = (then = "/") => signInAsDemoOn(page, app.url, then);
 
   it("sends a visitor of /protected to sign in with the full URL as callbackUrl, and back there after demo/demo", async () => {
     await page.goto("/protected?tab=profile");

@@ -12,20 +12,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
+import { SESSION_COOKIE, sessionCookieNames, sessionJsonOf, type ShownSession } from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BASE_PATH, buildExample, startExample, type RunningExample } from "../../scripts/start-qwik.js";
 
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/e2e-qwik/", import.meta.url));
-const SESSION_COOKIE = "appauth.session-token";
 /** A cold library build, `npm install` and `qwik build` on two busy cores, plus starting the app. */
 const SETUP_TIMEOUT = 480_000;
 
 const hasChromium = chromiumFor("the e2e tests of the Qwik City example");
-
-interface ShownSession {
-  user?: { name?: string | null; email?: string | null; image?: string | null; id?: string };
-  expires?: string;
-}
 
 describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, () => {
   let app: RunningExample;
@@ -82,15 +77,8 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await context?.close();
   });
 
-  async function sessionCookies(): Promise<string[]> {
-    return (await context.cookies(app.url)).map((c) => c.name).filter((name) => name.startsWith(SESSION_COOKIE));
-  }
-
-  async function sessionJson(): Promise<ShownSession | null> {
-    const response = await page.request.get(`${BASE_PATH}/session`);
-    expect(response.status()).toBe(200);
-    return (await response.json()) as ShownSession | null;
-  }
+  const sessionCookies = () => sessionCookieNames(context, app.url);
+  const sessionJson = () => sessionJsonOf(page, `${BASE_PATH}/session`);
 
   /** The home page's password form (a Qwik `<Form>` bound to `useSignIn`). */
   async function submitPasswordForm(username: string, password: string): Promise<void> {
