@@ -13,6 +13,20 @@ export function effect<Output, Input>(name: string) {
   });
 }
 
+/**
+ * What a flow knows of the request it runs for: plain data, serialisable, with nothing of a live
+ * `Request` or cookie jar (effects that need those get them from the runner, not from the machine).
+ * A flow's own cookie values and form fields are fields of its input, named for what they are.
+ */
+export interface RequestFacts {
+  /** The trusted origin the request is answered on, e.g. `https://app.example`. */
+  origin: string;
+  /** The origin plus the base path, e.g. `https://app.example/api/auth`. */
+  baseUrl: string;
+  /** Served over https: cookies carry `Secure` and their `__Secure-`/`__Host-` names. */
+  secure: boolean;
+}
+
 /** An error as data: what a flow ended with, for `src/` to map to a redirect or a status. */
 export interface FlowFailure {
   /** The error thrown by an effect, or one the machine chose (e.g. `AccessDenied`). */

@@ -3,6 +3,7 @@
  * the cookies it carries, the cookie names in force (secure or not), and its parsed form body.
  */
 import type { CookieJar, ResolvedCookies } from "./cookies.js";
+import type { RequestFacts } from "../machines/shared.js";
 
 export type AuthAction =
   | "providers"
@@ -37,4 +38,9 @@ export interface RequestContext {
   secure: boolean;
   /** The client asked for `200 { url }` instead of a 302 (`X-Auth-Return-Redirect: 1`). */
   returnRedirect: boolean;
+}
+
+/** The plain facts of a routed request that machines take as input (`RequestFacts`). */
+export function requestFacts(ctx: RequestContext): RequestFacts {
+  return { origin: ctx.origin, baseUrl: ctx.baseUrl, secure: ctx.secure };
 }

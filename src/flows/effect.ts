@@ -18,9 +18,15 @@ interface Relay {
   _relay(source: AnyActorRef, target: AnyActorRef, event: { type: string; data: unknown }): void;
 }
 
+/** What an effect receives: its invocation's input, and the actor system of the run (see `requestOf`). */
+export interface EffectArgs<Input> {
+  input: Input;
+  system: AnyActorRef["system"];
+}
+
 /** A promise actor for the effect `run`, which receives the invocation's input. */
 export function fromEffect<Output, Input>(
-  run: (args: { input: Input }) => PromiseLike<Output>,
+  run: (args: EffectArgs<Input>) => PromiseLike<Output>,
 ): PromiseActorLogic<Output, Input> {
   return {
     config: run,
@@ -48,7 +54,7 @@ export function fromEffect<Output, Input>(
         if (typeof _relay === "function") _relay.call(system, self, self, { type, data });
         else self.send({ type, data } as never);
       };
-      Promise.resolve(run({ input: snapshot.input as Input })).then(
+      Promise.resolve(run({ input: snapshot.input as Input, system })).then(
         (output) => relay(RESOLVE, output),
         (error: unknown) => relay(REJECT, error),
       );

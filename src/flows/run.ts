@@ -6,6 +6,7 @@
  */
 import { createActor, type AnyActorRef, type AnyStateMachine, type OutputFrom, type InputFrom } from "xstate";
 import type { Runtime } from "../config/runtime.js";
+import type { RequestContext } from "../request-context.js";
 import type { EventCallbacks } from "../types.js";
 
 type EmittedEvent = { type: string; [key: string]: unknown };
@@ -46,7 +47,23 @@ export function finishBeforeAnswering(rt: Runtime, self: AnyActorRef, work: Prom
   else unfinishedWork.set(self.system, [settled]);
 }
 
+/**
+ * The live request a run serves, by the run's actor system: machines hold only plain data
+ * (`RequestFacts`), and an effect that needs what cannot be data (the cookie jar, the `Request` a
+ * provider's `authorize` receives) asks for it here with the `system` its actor runs in.
+ */
+const liveRequests = new WeakMap<object, RequestContext>();
+
+/** The request the run of `system` serves; a run started without one has none to give. */
+export function requestOf(system: object): RequestContext {
+  const request = liveRequests.get(system);
+  if (!request) throw new Error("This flow was run without a request: its effects cannot reach one.");
+  return request;
+}
+
 export interface RunOptions {
+  /** The live request this run serves, for the effects that need it (`requestOf`). */
+  request?: RequestContext;
   /** Stop when the machine rests in this state (a flow that spans two requests) instead of at its end. */
   until?: string;
   /** Resume a persisted flow: start in `value` with `context`, then send `event`. */
@@ -58,8 +75,13 @@ export type RunResult<M extends AnyStateMachine> =
   | { done: false; value: string; context: unknown };
 
 /** Runs `machine` with `input` to completion and returns its output. */
-export async function runFlow<M extends AnyStateMachine>(rt: Runtime, machine: M, input: InputFrom<M>): Promise<OutputFrom<M>> {
-  const result = await runMachine(rt, machine, input, {});
+export async function runFlow<M extends AnyStateMachine>(
+  rt: Runtime,
+  machine: M,
+  input: InputFrom<M>,
+  request?: RequestContext,
+): Promise<OutputFrom<M>> {
+  const result = await runMachine(rt, machine, input, request ? { request } : {});
   if (!result.done) throw new Error(`${machine.id} stopped before its end`);
   return result.output;
 }
@@ -80,6 +102,7 @@ export async function runMachine<M extends AnyStateMachine>(
     : undefined;
   const actorOptions = snapshot ? { snapshot, inspect: rt.inspect } : { input, inspect: rt.inspect };
   const actor = createActor(machine, actorOptions as Parameters<typeof createActor<M>>[1]);
+  if (options.request) liveRequests.set(actor.system, options.request);
   actor.on("*", (event: EmittedEvent) => {
     deliveries.push(deliver(rt, event));
   });
