@@ -13,7 +13,6 @@
  */
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, User } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
 import {
   effect,
   limiterStep,
@@ -22,6 +21,7 @@ import {
   type LimitVerdict,
   type RateLimitedEvent,
   type SetCookie,
+  type RequestFacts,
 } from "./shared.js";
 import {
   completionEnds,
@@ -42,7 +42,8 @@ export interface CredentialsSignInInput {
   callbackUrl: string;
   /** Whether an adapter stores users (for the database session strategy). */
   hasAdapter: boolean;
-  req: RequestContext;
+  /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
+  req: RequestFacts;
 }
 
 export interface CredentialsSignInContext extends CredentialsSignInInput, CompletionResult {
@@ -59,7 +60,7 @@ export type CredentialsSignInOutput =
 
 export type CredentialsSignInEmitted = CompletionEvent | RateLimitedEvent;
 
-type AttemptInput = { providerId: string; credentials: Record<string, unknown>; req: RequestContext };
+type AttemptInput = { providerId: string; credentials: Record<string, unknown>; req: RequestFacts };
 
 export const credentialsSignInMachine = setup({
   types: {
@@ -70,7 +71,7 @@ export const credentialsSignInMachine = setup({
   },
   actors: {
     checkAttempt: effect<LimitVerdict, AttemptInput>("checkAttempt"),
-    authorize: effect<User | null, { providerId: string; credentials: Record<string, unknown>; req: RequestContext }>(
+    authorize: effect<User | null, { providerId: string; credentials: Record<string, unknown>; req: RequestFacts }>(
       "authorize",
     ),
     completeSignIn: signInCompletionMachine,

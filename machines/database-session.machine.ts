@@ -6,8 +6,7 @@
  */
 import { assign, emit, setup } from "xstate";
 import type { AdapterAccount, AdapterSession, AdapterUser, Session, SessionError } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
-import { defaultUserSession, effect, type FlowFailure, type SetCookie } from "./shared.js";
+import { defaultUserSession, effect, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 
 export interface DatabaseSessionInput {
   /** The session cookie's value; absent when there is no cookie. */
@@ -24,7 +23,8 @@ export interface DatabaseSessionInput {
   callbacks: { session: boolean };
   /** providerId → refresh margin (seconds), for the providers whose access tokens are refreshed. */
   refresh?: Readonly<Record<string, number>>;
-  req: RequestContext;
+  /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
+  req: RequestFacts;
 }
 
 /** The signed-in account as a session read leaves it: its tokens refreshed when they were due. */
@@ -61,7 +61,7 @@ export const databaseSessionMachine = setup({
     loadSession: effect<Loaded | null, { sessionToken: string; now: number }>("loadSession"),
     extendSession: effect<
       { session: AdapterSession; cookies: SetCookie[] },
-      { session: AdapterSession; expires: number; req: RequestContext }
+      { session: AdapterSession; expires: number; req: RequestFacts }
     >("extendSession"),
     sessionCallback: effect<
       Session,

@@ -9,7 +9,6 @@
  */
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, User } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
 import {
   effect,
   limiterStep,
@@ -18,6 +17,7 @@ import {
   type LimitVerdict,
   type RateLimitedEvent,
   type SetCookie,
+  type RequestFacts,
 } from "./shared.js";
 import {
   completionEnds,
@@ -36,11 +36,12 @@ export interface EmailInput {
   email: string;
   /** Where the person asked to go afterwards (untrusted until judged by the redirect callback). */
   callbackUrl: string;
-  req: RequestContext;
+  /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
+  req: RequestFacts;
 }
 
 /** The link was followed: its token and address, and the request that carried them. */
-export type EmailLinkEvent = { type: "link.followed"; token: string; email: string; req: RequestContext };
+export type EmailLinkEvent = { type: "link.followed"; token: string; email: string; req: RequestFacts };
 
 export interface EmailContext extends EmailInput, CompletionResult {
   /** The normalised address: the one the link is sent to and the one it signs in. */
@@ -73,12 +74,12 @@ export const emailMachine = setup({
   },
   actors: {
     normalizeIdentifier: effect<string, { providerId: string; email: string }>("normalizeIdentifier"),
-    checkSendLimit: effect<LimitVerdict, { providerId: string; identifier: string; req: RequestContext }>("checkSendLimit"),
+    checkSendLimit: effect<LimitVerdict, { providerId: string; identifier: string; req: RequestFacts }>("checkSendLimit"),
     checkVerificationRequest: effect<SignInResult, { providerId: string; identifier: string }>("checkVerificationRequest"),
     createToken: effect<{ token: string; expires: string }, { providerId: string; identifier: string }>("createToken"),
     sendLink: effect<
       void,
-      { providerId: string; identifier: string; token: string; expires: string; callbackUrl: string; req: RequestContext }
+      { providerId: string; identifier: string; token: string; expires: string; callbackUrl: string; req: RequestFacts }
     >("sendLink"),
     withdrawToken: effect<void, { providerId: string; identifier: string; token: string }>("withdrawToken"),
     consumeToken: effect<boolean, { providerId: string; identifier: string; token: string }>("consumeToken"),

@@ -6,8 +6,7 @@
  */
 import { assign, emit, setup } from "xstate";
 import type { JWT, Session, SessionAccount } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
-import { defaultTokenSession, effect, type ConfiguredCallbacks, type FlowFailure, type SetCookie } from "./shared.js";
+import { defaultTokenSession, effect, type ConfiguredCallbacks, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 import { refreshDue, type TokenRefreshOutput } from "./token-refresh.machine.js";
 
 export interface SessionInput {
@@ -23,7 +22,8 @@ export interface SessionInput {
   callbacks: ConfiguredCallbacks;
   /** providerId → refresh margin (seconds), for the providers whose access tokens are refreshed. */
   refresh?: Readonly<Record<string, number>>;
-  req: RequestContext;
+  /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
+  req: RequestFacts;
 }
 
 export interface SessionContext extends SessionInput {
@@ -63,9 +63,9 @@ export const sessionMachine = setup({
     emitted: {} as SessionEmitted,
   },
   actors: {
-    decodeSessionToken: effect<Decoded, { token: string; req: RequestContext }>("decodeSessionToken"),
+    decodeSessionToken: effect<Decoded, { token: string; req: RequestFacts }>("decodeSessionToken"),
     jwtCallback: effect<CallbackResult, { token: JWT; trigger?: "update"; session?: unknown }>("jwtCallback"),
-    encodeSessionToken: effect<{ cookies: SetCookie[]; expires: string }, { token: JWT; req: RequestContext }>(
+    encodeSessionToken: effect<{ cookies: SetCookie[]; expires: string }, { token: JWT; req: RequestFacts }>(
       "encodeSessionToken",
     ),
     sessionCallback: effect<

@@ -21,8 +21,7 @@
  */
 import { assign, setup } from "xstate";
 import type { Account, AdapterUser, Profile, ProviderType, User } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import { effect, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 
 export interface SignInCompletionInput {
   provider: { id: string; type: ProviderType; allowDangerousEmailAccountLinking: boolean };
@@ -44,7 +43,10 @@ export interface SignInCompletionInput {
   updatesAccountTokens?: boolean;
   /** Where the person asked to go afterwards; untrusted until `resolveRedirect` has judged it. */
   callbackUrl: string;
-  req: RequestContext;
+  /**
+   * The request the sign-in completes for, as plain facts (its live request reaches only the effects).
+   */
+  req: RequestFacts;
 }
 
 export type CompletionEvent =
@@ -96,9 +98,9 @@ export const signInCompletionMachine = setup({
     updateAccountTokens: effect<void, { account: Account }>("updateAccountTokens"),
     issueSession: effect<
       SetCookie[],
-      { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestContext }
+      { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestFacts }
     >("issueSession"),
-    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestContext }>("resolveRedirect"),
+    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestFacts }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),

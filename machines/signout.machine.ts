@@ -10,15 +10,15 @@
  */
 import { assign, emit, setup } from "xstate";
 import type { AdapterSession, JWT } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
-import { effect, type FlowFailure, type SetCookie } from "./shared.js";
+import { effect, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 
 export interface SignOutInput {
   /** The session cookie's value, joined from its chunks; absent when there is no cookie. */
   token?: string;
   /** Where to go afterwards; untrusted until `resolveRedirect` has judged it. */
   callbackUrl: string;
-  req: RequestContext;
+  /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
+  req: RequestFacts;
 }
 
 export interface SignOutContext extends SignOutInput {
@@ -62,9 +62,9 @@ export const signOutMachine = setup({
     emitted: {} as SignOutEmitted,
   },
   actors: {
-    readSession: effect<EndedSession, { token: string; req: RequestContext }>("readSession"),
-    endSession: effect<void, { token: string; ended: EndedSession; req: RequestContext }>("endSession"),
-    resolveRedirect: effect<string, { url: string; req: RequestContext }>("resolveRedirect"),
+    readSession: effect<EndedSession, { token: string; req: RequestFacts }>("readSession"),
+    endSession: effect<void, { token: string; ended: EndedSession; req: RequestFacts }>("endSession"),
+    resolveRedirect: effect<string, { url: string; req: RequestFacts }>("resolveRedirect"),
     /**
      * The provider's end-session request for the session that ended, or null when its provider does
      * not end sessions on sign-out (not opted in, no ID token kept, no end_session_endpoint).
@@ -72,7 +72,7 @@ export const signOutMachine = setup({
      */
     planProviderLogout: effect<
       ProviderLogout | null,
-      { ended: EndedSession; callbackUrl: string | undefined; req: RequestContext }
+      { ended: EndedSession; callbackUrl: string | undefined; req: RequestFacts }
     >("planProviderLogout"),
   },
   actions: {

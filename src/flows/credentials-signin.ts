@@ -7,12 +7,12 @@ import { credentialsSignInMachine } from "../../machines/credentials-signin.mach
 import type { Runtime } from "../config/runtime.js";
 import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
 import { requestedCallbackUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { planOrError, signInAnswer } from "./outcome.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
-import { finishBeforeAnswering, runFlow } from "./run.js";
+import { finishBeforeAnswering, requestOf, runFlow } from "./run.js";
 import { checkCredentials, clearCredentials, normalizeIdentifier } from "../rate-limit/limiter.js";
 
 /** Fields that name an account, tried in order when the provider declares none. */
@@ -38,10 +38,12 @@ export function bindCredentialsSignIn(rt: Runtime) {
     attemptIdentifier(rt.providerById.get(input.providerId) as CredentialsConfig, input.credentials);
   return credentialsSignInMachine.provide({
     actors: {
-      checkAttempt: fromEffect(({ input }) => checkCredentials(rt.rateLimit, input.req.request, input.providerId, identifierOf(input))),
-      authorize: fromEffect(async ({ input }) => {
+      checkAttempt: fromEffect(({ input, system }) =>
+        checkCredentials(rt.rateLimit, requestOf(system).request, input.providerId, identifierOf(input)),
+      ),
+      authorize: fromEffect(async ({ input, system }) => {
         const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
-        const user = (await provider.authorize(input.credentials, input.req.request)) ?? null;
+        const user = (await provider.authorize(input.credentials, requestOf(system).request)) ?? null;
         if (user) await requireStoredUser(rt, user.id);
         return user;
       }),
@@ -51,7 +53,8 @@ export function bindCredentialsSignIn(rt: Runtime) {
       // Runs beside the completion; the answer waits for it. A store that fails is logged (clearCredentials).
       clearFailures: ({ context, self }) => {
         if (!rt.rateLimit) return;
-        finishBeforeAnswering(rt, self, clearCredentials(rt.rateLimit, context.req.request, context.providerId, identifierOf(context), rt.logger));
+        const { request } = requestOf(self.system);
+        finishBeforeAnswering(rt, self, clearCredentials(rt.rateLimit, request, context.providerId, identifierOf(context), rt.logger));
       },
     },
   });
@@ -87,7 +90,7 @@ export async function handleCredentialsCallback(
     credentials,
     callbackUrl: requestedCallbackUrl(ctx),
     hasAdapter: rt.adapter !== undefined,
-    req: ctx,
-  });
+    req: requestFacts(ctx),
+  }, ctx);
   return planOrError(signInAnswer(ctx, output));
 }

@@ -6,6 +6,7 @@ import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie } from "../cookies.js";
 import { AdapterError } from "../errors.js";
 import { loadDatabaseSession, requireAdapter } from "../session/database-session.js";
+import { requestOf } from "./run.js";
 import type { AdapterAccount, Session } from "../types.js";
 import type { RefreshedAccount } from "../../machines/database-session.machine.js";
 import type { TokenRefreshLoader } from "./token-refresh-loader.js";
@@ -15,13 +16,14 @@ export function bindDatabaseSession(rt: Runtime, loadRefresh: TokenRefreshLoader
   return databaseSessionMachine.provide({
     actors: {
       loadSession: fromEffect(({ input }) => loadDatabaseSession(rt, input.sessionToken, input.now)),
-      extendSession: fromEffect(async ({ input }) => {
+      extendSession: fromEffect(async ({ input, system }) => {
         const expires = new Date(input.expires);
         const updated = await requireAdapter(rt).updateSession!({ sessionToken: input.session.sessionToken, expires });
         if (updated === null) throw new AdapterError("The session to extend no longer exists.");
         const session = { ...input.session, ...(updated ?? {}), expires };
-        const { name, options } = input.req.cookies.sessionToken;
-        return { session, cookies: writeChunkedCookie(input.req.jar, name, session.sessionToken, { ...options, expires }) };
+        const { jar, cookies } = requestOf(system);
+        const { name, options } = cookies.sessionToken;
+        return { session, cookies: writeChunkedCookie(jar, name, session.sessionToken, { ...options, expires }) };
       }),
       refreshAccount: fromEffect(({ input }) => refreshStoredAccount(rt, loadRefresh, input)),
       sessionCallback: fromEffect(async ({ input }) => {

@@ -11,12 +11,12 @@ import { normalizeEmail } from "../email/identifier.js";
 import { hashLinkToken, randomToken } from "../email/token.js";
 import { EmailSignInError, type AuthError } from "../errors.js";
 import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
 import { planOrError, signInAnswer } from "./outcome.js";
-import { runMachine } from "./run.js";
+import { requestOf, runMachine } from "./run.js";
 import { checkEmail } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 
@@ -56,7 +56,7 @@ export function bindEmail(rt: Runtime) {
     actors: {
       normalizeIdentifier: fromEffect(async ({ input }) => normalizeFor(emailProvider(rt, input.providerId), input.email)),
 
-      checkSendLimit: fromEffect(({ input }) => checkEmail(rt.rateLimit, input.req.request, input.providerId, input.identifier)),
+      checkSendLimit: fromEffect(({ input, system }) => checkEmail(rt.rateLimit, requestOf(system).request, input.providerId, input.identifier)),
 
       checkVerificationRequest: fromEffect(async ({ input }) => {
         const existing = await requireAdapter(rt).getUserByEmail!(input.identifier);
@@ -79,7 +79,7 @@ export function bindEmail(rt: Runtime) {
         return { token, expires: expires.toISOString() };
       }),
 
-      sendLink: fromEffect(async ({ input }) => {
+      sendLink: fromEffect(async ({ input, system }) => {
         const provider = emailProvider(rt, input.providerId);
         const callbackUrl = await resolveRedirectUrl(input.callbackUrl, input.req, rt.callbacks.redirect);
         const link = new URL(`${input.req.baseUrl}/callback/${encodeURIComponent(provider.id)}`);
@@ -91,7 +91,7 @@ export function bindEmail(rt: Runtime) {
           provider,
           token: input.token,
           theme: rt.theme,
-          request: input.req.request,
+          request: requestOf(system).request,
         });
       }),
 
@@ -136,9 +136,9 @@ export async function handleEmailSignIn(
       providerId: provider.id,
       email: typeof ctx.body.email === "string" ? ctx.body.email : "",
       callbackUrl: requestedCallbackUrl(ctx),
-      req: ctx,
+      req: requestFacts(ctx),
     },
-    { until: "awaitingLink" },
+    { until: "awaitingLink", request: ctx },
   );
   if (!result.done) {
     const params = new URLSearchParams({ provider: provider.id, type: "email" });
@@ -163,12 +163,12 @@ export async function handleEmailCallback(
     providerId: provider.id,
     email: "",
     callbackUrl: requestedCallbackUrl(ctx),
-    req: ctx,
+    req: requestFacts(ctx),
     sessionCookies: [],
     events: [],
   };
-  const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: ctx };
-  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingLink", context, event } });
+  const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: context.req };
+  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingLink", context, event }, request: ctx });
   if (!result.done) throw new Error("The email flow stopped before its end.");
   return planOrError(signInAnswer(ctx, result.output));
 }

@@ -374,6 +374,7 @@ export async function handleOAuthCallback(
   };
   const result = await runMachine(rt, machine, undefined, {
     resume: { value: "awaitingCallback", context, event: { type: "callback.received", params, req: ctx } as never },
+    request: ctx,
   });
   if (!result.done) throw new Error("The OAuth flow stopped before its end.");
   const output = result.output;

@@ -17,7 +17,7 @@ import type { CredentialsConfig } from "../types.js";
 /** `pages.<name>` as an absolute URL carrying `params`, or undefined when the built-in page serves. */
 export function customPageUrl(
   rt: Runtime,
-  ctx: RequestContext,
+  ctx: Pick<RequestContext, "origin">,
   page: keyof Runtime["pages"],
   params?: URLSearchParams,
 ): string | undefined {

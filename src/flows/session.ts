@@ -8,7 +8,7 @@ import { defaultTokenSession } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
 import { loadDatabaseSession } from "../session/database-session.js";
 import { isStoreFault, JWTSessionError, SessionTokenError, STORE_RETRY_AFTER_SECONDS, type StoreUnavailable } from "../errors.js";
-import type { RequestContext } from "../request-context.js";
+import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { writeChunkedCookie, type SetCookie } from "../cookies.js";
 import {
@@ -21,14 +21,14 @@ import {
 } from "../session/jwt-session.js";
 import type { JWT, Session } from "../types.js";
 import type { BoundDatabaseSession } from "./database-session.js";
-import { runFlow } from "./run.js";
+import { requestOf, runFlow } from "./run.js";
 import type { TokenRefreshLoader } from "./token-refresh-loader.js";
 
 /** `loadRefresh` brings the token refresh when one is first due (see token-refresh-loader.ts). */
 export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader) {
   return sessionMachine.provide({
     actors: {
-      decodeSessionToken: fromEffect(({ input }) => decodeSessionToken(rt, input.req, input.token)),
+      decodeSessionToken: fromEffect(({ input, system }) => decodeSessionToken(rt, requestOf(system), input.token)),
       jwtCallback: fromEffect(async ({ input }) => {
         // Snapshot before the callback: it may mutate the token in place.
         const before = JSON.stringify(input.token);
@@ -37,7 +37,7 @@ export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader)
         );
         return { token: token ?? null, changed: token ? JSON.stringify(token) !== before : false };
       }),
-      encodeSessionToken: fromEffect(({ input }) => encodeSessionCookies(rt, input.req, input.token)),
+      encodeSessionToken: fromEffect(({ input, system }) => encodeSessionCookies(rt, requestOf(system), input.token)),
       refreshAccount: fromEffect(async ({ input }) => {
         const { account } = input;
         const { refresherOf, reportRefresh } = await loadRefresh();
@@ -79,12 +79,12 @@ export async function handleSession(
     updateAge: rt.session.updateAge,
     callbacks: rt.configuredCallbacks,
     refresh: rt.federation.refresh,
-    req: ctx,
+    req: requestFacts(ctx),
   };
   const output =
     rt.session.strategy === "database"
-      ? await runFlow(rt, machines.database, { ...common, sessionToken: token, maxAge: rt.session.maxAge })
-      : await runFlow(rt, machines.jwt, { ...common, token });
+      ? await runFlow(rt, machines.database, { ...common, sessionToken: token, maxAge: rt.session.maxAge }, ctx)
+      : await runFlow(rt, machines.jwt, { ...common, token }, ctx);
   const headers = { "Cache-Control": "private, no-cache, no-store" };
   if (output.outcome === "active") {
     const legacy = legacySessionOf(rt, ctx);

@@ -10,9 +10,10 @@ import { AdapterError } from "../errors.js";
 import { issueDatabaseSession, requireAdapter } from "../session/database-session.js";
 import { issueJwtSession } from "../session/jwt-session.js";
 import { resolveRedirectUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import type { RequestFacts } from "../../machines/shared.js";
 import type { Account, AdapterAccount, AdapterUser, User } from "../types.js";
 import { customPageUrl } from "./pages.js";
+import { requestOf } from "./run.js";
 
 /** An authenticator a passkey registration carries on its account until the person's user is known. */
 export interface PendingAuthenticator {
@@ -87,7 +88,7 @@ export async function createUserWithAccount(
 /** Where a completed sign-in goes: `pages.newUser` for a first sign-in (carrying the callback URL), else the callback URL. */
 export async function resolveSignInRedirect(
   rt: Runtime,
-  input: { url: string; isNewUser: boolean; req: RequestContext },
+  input: { url: string; isNewUser: boolean; req: RequestFacts },
 ): Promise<string> {
   const target = await resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect);
   if (input.isNewUser) {
@@ -133,12 +134,12 @@ export function bindSignInCompletion(rt: Runtime) {
         await rt.events.updateUser?.({ user });
         return user;
       }),
-      issueSession: fromEffect(async ({ input }) => {
+      issueSession: fromEffect(async ({ input, system }) => {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
-          return issueDatabaseSession(rt, input.req, String(input.user.id), input.account);
+          return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account);
         }
-        return issueJwtSession(rt, input.req, {
+        return issueJwtSession(rt, requestOf(system), {
           user: input.user,
           account: input.account,
           ...(input.profile ? { profile: input.profile } : {}),

@@ -19,21 +19,22 @@ import { checkTransport, clientOf } from "../oauth/client.js";
 import { providerServers } from "../oauth/servers.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import { requestFacts, type RequestContext } from "../request-context.js";
+import type { RequestFacts } from "../../machines/shared.js";
 import type { ResponsePlan } from "../response.js";
 import { clearSessionCookies, decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { CookieOption, ProviderConfig } from "../types.js";
-import { runFlow } from "./run.js";
+import { requestOf, runFlow } from "./run.js";
 
 export function bindSignOut(rt: Runtime) {
-  const resolveRedirect = fromPromise<string, { url: string; req: RequestContext }>(({ input }) =>
+  const resolveRedirect = fromPromise<string, { url: string; req: RequestFacts }>(({ input }) =>
     resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect),
   );
   const planProviderLogout = fromPromise<
     ProviderLogout | null,
-    { ended: EndedSession; callbackUrl: string | undefined; req: RequestContext }
-  >(({ input }) => planEndSession(rt, input));
+    { ended: EndedSession; callbackUrl: string | undefined; req: RequestFacts }
+  >(({ input, system }) => planEndSession(rt, input, requestOf(system)));
 
   if (rt.session.strategy === "database") {
     return signOutMachine.provide({
@@ -51,8 +52,8 @@ export function bindSignOut(rt: Runtime) {
   }
   return signOutMachine.provide({
     actors: {
-      readSession: fromPromise(async ({ input }) => ({
-        token: (await decodeSessionToken(rt, input.req, input.token))?.payload ?? null,
+      readSession: fromPromise(async ({ input, system }) => ({
+        token: (await decodeSessionToken(rt, requestOf(system), input.token))?.payload ?? null,
       })),
       // A JWT session lives only in the cookie, which the response clears.
       endSession: fromPromise(async () => {}),
@@ -68,8 +69,8 @@ export async function handleSignOut(rt: Runtime, machine: BoundSignOut, ctx: Req
   const output = await runFlow(rt, machine, {
     token: readSessionCookie(rt, ctx),
     callbackUrl: requestedCallbackUrl(ctx),
-    req: ctx,
-  });
+    req: requestFacts(ctx),
+  }, ctx);
   for (const failure of output.failures) rt.logger.error("SignOutError", new SignOutError({ cause: failure.error }));
   return { redirect: output.redirectTo || ctx.origin, cookies: [...clearSessionCookies(rt, ctx), ...output.cookies] };
 }
@@ -126,7 +127,8 @@ async function signedInWith(rt: Runtime, ended: EndedSession): Promise<{ provide
  */
 async function planEndSession(
   rt: Runtime,
-  input: { ended: EndedSession; callbackUrl: string | undefined; req: RequestContext },
+  input: { ended: EndedSession; callbackUrl: string | undefined; req: RequestFacts },
+  ctx: RequestContext,
 ): Promise<ProviderLogout | null> {
   const { req } = input;
   const account = await signedInWith(rt, input.ended);
@@ -151,7 +153,7 @@ async function planEndSession(
   url.searchParams.set("post_logout_redirect_uri", `${req.baseUrl}/signout/${encodeURIComponent(provider.id)}`);
   url.searchParams.set("state", state);
   const ticket: LogoutTicket = { v: LOGOUT_VERSION, p: provider.id, state, to: input.callbackUrl || req.origin };
-  return { url: url.href, cookies: [await logoutCookie(rt, req, ticket)] };
+  return { url: url.href, cookies: [await logoutCookie(rt, ctx, ticket)] };
 }
 
 async function logoutCookie(rt: Runtime, ctx: RequestContext, ticket: LogoutTicket): Promise<SetCookie> {

@@ -339,7 +339,7 @@ export async function handleWebAuthnCallback(
     callbackUrl: requestedCallbackUrl(ctx),
     req: ctx,
   };
-  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCredential", context, event } });
+  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCredential", context, event }, request: ctx });
   if (!result.done) throw new Error("The WebAuthn flow stopped before its end.");
   // A passkey for an address someone else owns is refused as AccountNotLinked.
   return signInAnswer(ctx, result.output, (failure) =>

@@ -7,7 +7,7 @@
 import { fromPromise } from "xstate";
 import { signInCompletionMachine, type SignInCompletionInput } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
-import type { RequestContext } from "../../src/request-context.js";
+import type { RequestFacts } from "../../machines/shared.js";
 import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
 import { requestContext } from "./fixtures.js";
 
@@ -144,7 +144,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
 }
 
 /** The redirect callback as a test fakes it: where a judged URL goes. */
-export type RedirectFake = (input: { url: string; isNewUser: boolean; req: RequestContext }) => string | Promise<string>;
+export type RedirectFake = (input: { url: string; isNewUser: boolean; req: RequestFacts }) => string | Promise<string>;
 
 /**
  * The completion with fakes that answer as `world` says, recording each effect run and its input.
