@@ -24,7 +24,7 @@ export * from "./session.machine.js";
 export * from "./signout.machine.js";
 export * from "./token-refresh.machine.js";
 export * from "./backchannel-logout.machine.js";
-export type { FlowFailure, LimitVerdict, RateLimitedEvent } from "./shared.js";
+export type { FlowFailure, LimitVerdict, RateLimitedEvent, RequestFacts, SetCookie } from "./shared.js";
 
 /** Every machine the library runs, by name: the visualizations are generated from this list. */
 export const allMachines: Record<string, AnyStateMachine> = {

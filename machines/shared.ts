@@ -3,8 +3,7 @@
  * implementations `src/` provides once per configuration; a placeholder left unprovided fails loudly.
  */
 import { fromPromise } from "xstate";
-import type { SetCookie } from "../src/cookies.js";
-import type { AdapterUser, JWT, Session, SessionError } from "../src/types.js";
+import type { AdapterUser, JWT, Session, SessionError, SetCookie } from "../src/types.js";
 
 /** An effect placeholder: the machine names it, `src/` supplies it with `machine.provide()`. */
 export function effect<Output, Input>(name: string) {

@@ -3,13 +3,10 @@
  * split into `<name>.0`, `<name>.1`, ... and joined on read; whatever chunks a write no longer needs
  * are expired in the same response, so a shorter session never inherits a stale tail.
  */
-import type { CookieName, CookieOption, CookieSerializeOptions, CookiesOptions } from "./types.js";
+import type { CookieName, CookieOption, CookieSerializeOptions, CookiesOptions, SetCookie } from "./types.js";
 
-export interface SetCookie {
-  name: string;
-  value: string;
-  options: CookieSerializeOptions;
-}
+// Public (machines' outputs carry it), so declared with the public types; re-exported for src/.
+export type { SetCookie };
 
 export type CookieJar = ReadonlyMap<string, string>;
 

@@ -300,6 +300,13 @@ export interface CookieOption {
   options: CookieSerializeOptions;
 }
 
+/** A cookie a response sets (or, expired, clears): what a flow's output carries for the server to write. */
+export interface SetCookie {
+  name: string;
+  value: string;
+  options: CookieSerializeOptions;
+}
+
 export interface CookieSerializeOptions {
   httpOnly?: boolean;
   sameSite?: "lax" | "strict" | "none";
