@@ -13,14 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allMachines } from "../../../machines/index.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { getRuntime } from "../../../src/config/runtime.js";
-import { encode, decode } from "../../../src/jwt/token.js";
 import { Email } from "../../../src/providers/email.js";
-import type { AuthConfig, JWT } from "../../../src/types.js";
-import { ADA_PASSWORD, ADA_USERNAME, SECRET, SESSION_COOKIE, testConfig } from "../../helpers/config.js";
+import type { AuthConfig } from "../../../src/types.js";
+import { ADA_PASSWORD, ADA_USERNAME, testConfig } from "../../helpers/config.js";
 import { PUBLIC_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
 import { TestClient } from "../../helpers/test-client.js";
 import { BACKCHANNEL_CLIENT, backchannelSetup, logoutToken, postLogoutToken, signedIn } from "../backchannel/fixtures.js";
 import { oauthConfig, signInThroughOp } from "../oauth/fixtures.js";
+import { expireJwtAccessToken, refreshingProvider } from "../refresh/fixtures.js";
 import { PasskeyClient, passkeyConfig, softAuthenticator } from "../webauthn/fixtures.js";
 
 /**
@@ -147,25 +147,10 @@ describe("every machine's context, after real runs", () => {
   });
 
   it("OpenID Connect: a sign-in, then a read past the access token's expiry that refreshes it (JWT)", async () => {
-    const config = observed(
-      oauthConfig([
-        {
-          id: "oidc",
-          name: "Test OP",
-          type: "oidc",
-          issuer: op.issuer,
-          clientId: PUBLIC_CLIENT.client_id,
-          client: { token_endpoint_auth_method: "none" },
-          checks: ["pkce", "state", "nonce"],
-          authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } },
-        },
-      ]),
-    );
+    const config = observed(oauthConfig([refreshingProvider(op)]));
     const client = new TestClient(config);
     expect((await signInThroughOp(op, client)).status).toBe(302);
-    const token = (await decode({ token: decodeURIComponent(client.cookie(SESSION_COOKIE)!), secret: SECRET, salt: SESSION_COOKIE })) as JWT;
-    const aged: JWT = { ...token, account: { ...token.account!, expires_at: Math.floor(Date.now() / 1000) - 5 } };
-    client.setCookie(SESSION_COOKIE, encodeURIComponent(await encode({ token: aged, secret: SECRET, salt: SESSION_COOKIE })));
+    await expireJwtAccessToken(client);
     const before = op.grants.refresh_token ?? 0;
     expect(await client.session()).toMatchObject({ user: { email: "ada@example.com" } });
     expect(op.grants.refresh_token).toBe(before + 1);

@@ -5,32 +5,16 @@
  * arrive together; a revoked refresh token leaves the session marked, not broken.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECRET, SESSION_COOKIE } from "../../helpers/config.js";
+import { SESSION_COOKIE } from "../../helpers/config.js";
 import { PUBLIC_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
 import { TestClient } from "../../helpers/test-client.js";
 import { oauthConfig, signInThroughOp, expectSignedInAs } from "../oauth/fixtures.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import type { ExtendedAdapter } from "../../../src/adapters/extensions.js";
-import { decode, encode } from "../../../src/jwt/token.js";
-import type { OIDCConfig } from "../../../src/providers/oauth-types.js";
-import type { AuthConfig, JWT, Session } from "../../../src/types.js";
+import { expireJwtAccessToken, refreshingProvider, tokenOf } from "./fixtures.js";
+import type { AuthConfig, Session } from "../../../src/types.js";
 
 type Shown = Session & { accessToken?: string };
-
-/** The test OP's public client, asking for a refresh token: rotated at every use. */
-function refreshingProvider(op: TestProvider, overrides: Partial<OIDCConfig> = {}): OIDCConfig {
-  return {
-    id: "oidc",
-    name: "Test OP",
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: PUBLIC_CLIENT.client_id,
-    client: { token_endpoint_auth_method: "none" },
-    checks: ["pkce", "state", "nonce"],
-    authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } },
-    ...overrides,
-  };
-}
 
 /** The application shows the fresh access token (server-side use) through its session callback. */
 const showAccessToken: AuthConfig["callbacks"] = {
@@ -39,22 +23,6 @@ const showAccessToken: AuthConfig["callbacks"] = {
     accessToken: (token?.account?.access_token ?? account?.access_token) as string | undefined,
   }),
 };
-
-async function tokenOf(client: TestClient): Promise<JWT> {
-  const raw = client.cookie(SESSION_COOKIE);
-  if (!raw) throw new Error("no session cookie");
-  const token = await decode({ token: decodeURIComponent(raw), secret: SECRET, salt: SESSION_COOKIE });
-  if (!token) throw new Error("the session cookie does not open");
-  return token;
-}
-
-/** Rewrites the JWT session so its access token expired `ago` seconds ago (the cookie is the test's to forge). */
-async function expireJwtAccessToken(client: TestClient, ago = 5): Promise<JWT> {
-  const token = await tokenOf(client);
-  const aged: JWT = { ...token, account: { ...token.account!, expires_at: Math.floor(Date.now() / 1000) - ago } };
-  client.setCookie(SESSION_COOKIE, encodeURIComponent(await encode({ token: aged, secret: SECRET, salt: SESSION_COOKIE })));
-  return aged;
-}
 
 /** The OP still knows the access token: UserInfo answers with the person's claims. */
 async function userinfoAccepts(op: TestProvider, accessToken: string): Promise<boolean> {
