@@ -14,14 +14,9 @@ import {
   signInCompletionMachine,
   type CredentialsSignInInput,
   type CredentialsSignInOutput,
+  type RequestFacts,
 } from "appauth/machines";
 import { createActor, fromPromise, toPromise } from "xstate";
-
-/** What this server tells the flow about a request: plain data, nothing live. */
-export interface RequestFacts {
-  origin: string;
-  secure: boolean;
-}
 
 interface StoredUser {
   id: string;
@@ -50,8 +45,8 @@ export interface EmbedServer {
 const SESSION_COOKIE = "sid";
 
 /**
- * The credentials machine, given this server's effects. The machine hands `req` (here: the
- * `RequestFacts` the server passed in) to the effects untouched; it never reads it.
+ * The credentials machine, given this server's effects. `req` is the request's plain facts the
+ * server passed in; the machine hands them to the effects that want them (here `issueSession`).
  */
 function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>) {
   // This server's own password-guessing limit: at most 5 attempts per login name per 15 minutes,
@@ -86,7 +81,7 @@ function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>)
           issueSession: fromPromise(async ({ input }) => {
             const id = randomBytes(32).toString("base64url");
             sessions.set(id, String(input.user.id));
-            const { secure } = input.req as unknown as RequestFacts;
+            const { secure } = input.req;
             return [{ name: SESSION_COOKIE, value: id, options: { httpOnly: true, sameSite: "lax" as const, path: "/", secure } }];
           }),
           // Only paths on this server: an absolute or protocol-relative URL goes home instead.
@@ -102,17 +97,14 @@ function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>)
   });
 }
 
-/**
- * The flow's input for one sign-in. `req` is typed as the library's routing context, which this
- * server does not have; the machine only passes it on to the effects above, so plain facts do.
- */
+/** The flow's input for one sign-in: the form's fields and the request's facts, all plain data. */
 function flowInput(form: URLSearchParams, facts: RequestFacts): CredentialsSignInInput {
   return {
     providerId: "password",
     credentials: { username: form.get("username") ?? "", password: form.get("password") ?? "" },
     callbackUrl: form.get("callbackUrl") ?? "/",
     hasAdapter: false,
-    req: facts as unknown as CredentialsSignInInput["req"],
+    req: facts,
   };
 }
 
@@ -168,7 +160,7 @@ export function createEmbedServer(options: EmbedServerOptions): EmbedServer {
     const form = await readForm(req);
     if (!form) return page(res, 400, "<p>Expected a form</p>");
 
-    const actor = createActor(flow, { input: flowInput(form, { origin, secure }) });
+    const actor = createActor(flow, { input: flowInput(form, { origin, baseUrl: origin, secure }) });
     const done = toPromise(actor);
     actor.start();
     const output: CredentialsSignInOutput = await done;
