@@ -9,7 +9,7 @@ import { signInCompletionMachine, type SignInCompletionInput } from "../../machi
 import type { SetCookie } from "../../src/cookies.js";
 import type { RequestFacts } from "../../machines/shared.js";
 import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 
 const verifiedAt = new Date("2029-03-01T09:00:00.000Z");
 /** When a followed email link verified an address nobody had verified before. */
@@ -110,7 +110,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       hasAdapter: setting.hasAdapter,
       ...updates,
       callbackUrl: requestedUrl,
-      req: requestContext("callback"),
+      req: facts(),
     };
   }
   if (setting.provider === "email") {
@@ -124,7 +124,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       hasAdapter: setting.hasAdapter,
       ...updates,
       callbackUrl: requestedUrl,
-      req: requestContext("callback", "GET"),
+      req: facts(),
     };
   }
   const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", ...withEmail, email_verified: setting.emailVerified };
@@ -139,7 +139,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
     hasAdapter: setting.hasAdapter,
     ...updates,
     callbackUrl: requestedUrl,
-    req: requestContext("callback", "GET"),
+    req: facts(),
   };
 }
 

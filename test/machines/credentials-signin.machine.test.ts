@@ -9,7 +9,7 @@ import {
 import type { SetCookie } from "../../src/cookies.js";
 import { AccessDenied, CredentialsSignin } from "../../src/errors.js";
 import type { AdapterUser, User } from "../../src/types.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
 const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
@@ -20,7 +20,7 @@ const input: CredentialsSignInInput = {
   credentials: { username: "ada", password: "correct horse" },
   callbackUrl: "https://evil.example/phish",
   hasAdapter: false,
-  req: requestContext("callback"),
+  req: facts(),
 };
 
 /**

@@ -19,7 +19,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 
 const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
 const adaAccount = { provider: "password", providerAccountId: "user-1", type: "credentials" };
@@ -72,7 +72,7 @@ const form: CredentialsSignInInput = {
   credentials: { username: "ada", password: "correct horse" },
   callbackUrl: "/dashboard",
   hasAdapter: false,
-  req: requestContext("callback"),
+  req: facts(),
 };
 const inputs: Record<string, CredentialsSignInInput> = {
   "a submitted form, no adapter": form,

@@ -4,7 +4,7 @@ import { fromPromise } from "xstate";
 import { databaseSessionMachine, type DatabaseSessionInput, type RefreshedAccount } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import type { AdapterAccount, AdapterSession, AdapterUser, Session } from "../../src/types.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
 const now = Date.UTC(2030, 0, 15, 12);
@@ -21,7 +21,7 @@ const read: DatabaseSessionInput = {
   maxAge,
   updateAge: day,
   callbacks: { session: true },
-  req: requestContext("session", "GET"),
+  req: facts(),
 };
 
 type Loaded = { session: AdapterSession; user: AdapterUser } | null;
@@ -205,7 +205,7 @@ describe("database session machine", () => {
 
   it("hands an update to the session callback as trigger 'update'; an update alone does not push the expiry forward", async () => {
     const { machine, effects } = fakes();
-    const { output } = await runToEnd(machine, { ...read, update: { data: { name: "Grace" } }, req: requestContext("session", "POST") });
+    const { output } = await runToEnd(machine, { ...read, update: { data: { name: "Grace" } }, req: facts() });
     expect(effects.extendSession).not.toHaveBeenCalled();
     expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({
       user: ada,

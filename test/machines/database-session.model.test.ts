@@ -11,7 +11,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 
 const now = Date.UTC(2030, 0, 15, 12, 0, 0, 250);
 const second = 1000;
@@ -88,7 +88,7 @@ const outcomes = {
   ],
 };
 
-const read = { now, maxAge, updateAge, refresh, req: requestContext("session", "GET") };
+const read = { now, maxAge, updateAge, refresh, req: facts() };
 const requests = {
   "no cookie": read,
   "an empty cookie": { ...read, sessionToken: "" },
@@ -98,7 +98,7 @@ const requests = {
     ...read,
     sessionToken: "session-token-1",
     update: { data: { name: "Grace" } },
-    req: requestContext("session", "POST"),
+    req: facts(),
   },
 };
 const configurations = {

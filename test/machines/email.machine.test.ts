@@ -3,15 +3,16 @@ import { fromPromise } from "xstate";
 import { emailMachine, type EmailContext, type EmailInput, type LimitVerdict } from "../../machines/index.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
 import { completionIn, grace, hedy, lin, newUserFrom, sessionCookies, type World } from "./completion-world.js";
-import { emailLink, requestContext } from "./fixtures.js";
+import { emailLink, facts } from "./fixtures.js";
 import { runActor } from "./run-actor.js";
 
 const token = "5f0c9a3e7d2b41c8a6e19f04b3d7c2a85e6f1b09d4c3a2e7f8b1c6d5a4e3f2b1";
 const expires = "2029-03-02T10:30:00.000Z";
 const address = "ada.l@example.com";
 
-const form: EmailInput = { providerId: "email", email: "  Ada.L@Example.COM ", callbackUrl: "/dashboard", req: requestContext("signin") };
-const linkReq = requestContext("callback", "GET");
+const form: EmailInput = { providerId: "email", email: "  Ada.L@Example.COM ", callbackUrl: "/dashboard", req: facts() };
+// Followed on another of the app's hosts: the link's request, not the first one, reaches the completion.
+const linkReq = facts("https://www.app.example");
 /** The link as mailed, its address spelt as the person's mail client sent it back. */
 const followed: EmailInput = { providerId: "email", email: "Ada.L@example.com", callbackUrl: "https://app.example/dashboard", req: linkReq };
 const account = { provider: "email", providerAccountId: address, type: "email" as const };

@@ -19,7 +19,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { emailLink, requestContext } from "./fixtures.js";
+import { emailLink, facts } from "./fixtures.js";
 
 type Path = EffectPath<typeof machine>;
 
@@ -107,7 +107,7 @@ const requestInputs: Record<string, EmailInput> = {
     providerId: "email",
     email: "  Ada.L@Example.COM ",
     callbackUrl: "/dashboard",
-    req: requestContext("signin"),
+    req: facts(),
   },
 };
 // For the link, `email` is the address it carries back.
@@ -116,13 +116,13 @@ const linkInputs: Record<string, EmailInput> = {
     providerId: "email",
     email: "ada.l@example.com",
     callbackUrl: "https://app.example/dashboard",
-    req: requestContext("callback", "GET"),
+    req: facts(),
   },
   "the link with its address in capitals": {
     providerId: "email",
     email: "ADA.L@Example.com",
     callbackUrl: "https://app.example/dashboard",
-    req: requestContext("callback", "GET"),
+    req: facts(),
   },
 };
 

@@ -1,14 +1,20 @@
 /**
- * What a machine test hands to its machine: the request (machines only pass the request context
- * through to their effects, so one realistic, fixed context is enough; tests compare it by identity),
- * and, for the flows that span two requests, the state the second request restores them in.
+ * What a machine test hands to its machine: the request (machines only pass it through to their
+ * effects, so one realistic, fixed value is enough; tests compare it by identity), and, for the flows
+ * that span two requests, the state the second request restores them in. Converted machines take the
+ * request's plain facts (`facts`); the others still take the routing context (`requestContext`).
  */
 import type { EmailContext, EmailInput, emailMachine, OAuthContext, OAuthInput, oauthMachine } from "../../machines/index.js";
 import { defaultCookies } from "../../src/cookies.js";
 import type { AuthAction, RequestContext } from "../../src/request-context.js";
 import type { Resumption } from "./run-actor.js";
-import type { LimitVerdict } from "../../machines/index.js";
+import type { LimitVerdict, RequestFacts } from "../../machines/index.js";
 import { returns, throws } from "./effect-paths.js";
+
+/** The request's plain facts, as a flow's input carries them; another `origin` tells two requests apart. */
+export function facts(origin = "https://app.example"): RequestFacts {
+  return { origin, baseUrl: `${origin}/auth`, secure: origin.startsWith("https:") };
+}
 
 export function requestContext(action: AuthAction, method: "GET" | "POST" = "POST"): RequestContext {
   const origin = "https://app.example";

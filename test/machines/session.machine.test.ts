@@ -4,7 +4,7 @@ import { fromPromise } from "xstate";
 import { sessionMachine, type SessionInput, type TokenRefreshOutput } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import type { JWT, Session, SessionAccount } from "../../src/types.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
 const now = Date.UTC(2030, 0, 15, 12);
@@ -15,7 +15,7 @@ const reissuedExpires = "2030-02-14T12:00:00.000Z";
 const reissued: SetCookie[] = [{ name: "appauth.session-token", value: "resealed", options: { httpOnly: true, path: "/" } }];
 const bothCallbacks = { jwt: true, session: true };
 const noCallbacks = { jwt: false, session: false };
-const read: SessionInput = { token: "sealed", now, updateAge: day, callbacks: bothCallbacks, req: requestContext("session", "GET") };
+const read: SessionInput = { token: "sealed", now, updateAge: day, callbacks: bothCallbacks, req: facts() };
 
 type Decoded = { payload: JWT; secretIndex: number } | null;
 type Kept = { token: JWT | null; changed: boolean };

@@ -12,7 +12,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 
 const now = Date.UTC(2030, 0, 15, 12, 0, 0, 250);
 const nowSeconds = Math.floor(now / 1000);
@@ -94,12 +94,12 @@ const outcomes = {
   ],
 };
 
-const read = { now, updateAge, refresh, req: requestContext("session", "GET") };
+const read = { now, updateAge, refresh, req: facts() };
 const requests = {
   "no cookie": read,
   "an empty cookie": { ...read, token: "" },
   "a cookie": { ...read, token: "sealed" },
-  "a cookie and an update": { ...read, token: "sealed", update: { data: { name: "Grace" } }, req: requestContext("session", "POST") },
+  "a cookie and an update": { ...read, token: "sealed", update: { data: { name: "Grace" } }, req: facts() },
 };
 /** Which of its callbacks the application configured: without one, the machine runs the default itself. */
 const configurations: Record<string, ConfiguredCallbacks> = {

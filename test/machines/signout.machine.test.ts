@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
 import { signOutMachine, type EndedSession, type ProviderLogout, type SignOutInput } from "../../machines/index.js";
 import type { AdapterSession, JWT } from "../../src/types.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
 const ada: JWT = { sub: "user-1", name: "Ada" };
-const withCookie: SignOutInput = { token: "sealed", callbackUrl: "/goodbye", req: requestContext("signout") };
+const withCookie: SignOutInput = { token: "sealed", callbackUrl: "/goodbye", req: facts() };
 const endSessionAtOp: ProviderLogout = {
   url: "https://op.example/session/end?id_token_hint=eyJ.x.y&state=s1",
   cookies: [{ name: "appauth.state.logout", value: "sealed-ticket", options: { httpOnly: true, maxAge: 900 } }],

@@ -10,7 +10,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { requestContext } from "./fixtures.js";
+import { facts } from "./fixtures.js";
 
 const ada: JWT = { sub: "user-1", name: "Ada", email: "ada@example.com" };
 const record = {
@@ -46,7 +46,7 @@ const outcomes = {
   ],
 };
 
-const req = requestContext("signout");
+const req = facts();
 const inputs: Record<string, SignOutInput> = {
   "no cookie": { callbackUrl: "/goodbye", req },
   "an empty cookie": { token: "", callbackUrl: "/goodbye", req },
