@@ -4,7 +4,7 @@
  * result into a `Response`. Nothing a request carries can make it answer 500: only a fault of the
  * server's configuration does, reported as `Configuration` and logged in full.
  */
-import { getRuntime, reportConfigFault, type Runtime } from "./config/runtime.js";
+import { bound, getRuntime, reportConfigFault, type Runtime } from "./config/runtime.js";
 import { isProduction, processEnv } from "./config/env.js";
 import { resolveCsrf } from "./csrf.js";
 import {
@@ -49,17 +49,6 @@ import { toResponse, type ResponsePlan } from "./response.js";
 import { buildContext } from "./router.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { AuthConfig, AuthConfigInput, EmailConfig, ProviderConfig } from "./types.js";
-
-/** Each runtime's bound machines, by the function that binds them (binding costs more than a whole flow). */
-const boundFlows = new WeakMap<Runtime, Map<(rt: Runtime) => unknown, unknown>>();
-
-/** A flow's machines bound to a runtime's effects, bound the first time a request needs them. */
-function bound<T>(rt: Runtime, bind: (rt: Runtime) => T): T {
-  let flows = boundFlows.get(rt);
-  if (!flows) boundFlows.set(rt, (flows = new Map()));
-  if (!flows.has(bind)) flows.set(bind, bind(rt));
-  return flows.get(bind) as T;
-}
 
 const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
