@@ -46,8 +46,8 @@ export type Route = RouteRow<ProviderType>;
  */
 const route = <T extends ProviderType = never>(row: RouteRow<T>): Route => row as unknown as Route;
 
-const OAUTH = ["oauth", "oidc"] as const;
-const ANY_PROVIDER = ["oauth", "oidc", "email", "credentials", "webauthn"] as const;
+const OAUTH = ["oauth", "oidc"] as const satisfies readonly ProviderType[];
+const ANY_PROVIDER = ["oauth", "oidc", "email", "credentials", "webauthn"] as const satisfies readonly ProviderType[];
 
 /*
  * The flows other than the session are imported by the first request that takes them: reading a
@@ -70,6 +70,7 @@ async function oauthCallback(rt: Runtime, ctx: RequestContext, provider: OAuthPr
   return answerOf(await handleOAuthCallback(rt, bound(rt, bindOAuth), ctx, provider));
 }
 
+/** The table. A provider route may take several rows, one per kind of provider: `matchRoute` picks the one listing the provider's type. */
 export const ROUTES: readonly Route[] = [
   route({ method: "GET", action: "providers", csrf: false, countsRequest: false, handle: showProviders }),
   route({ method: "GET", action: "csrf", csrf: false, countsRequest: false, handle: showCsrf }),
