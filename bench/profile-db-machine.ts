@@ -27,6 +27,7 @@ import { bindDatabaseSession } from "../src/flows/database-session.js";
 import { loadTokenRefresh } from "../src/flows/token-refresh-loader.js";
 import { runFlow } from "../src/flows/run.js";
 import { buildContext } from "../src/router.js";
+import { ROUTE_PATHS } from "../src/routes.js";
 import { loadDatabaseSession } from "../src/session/database-session.js";
 import type { AdapterSession, AdapterUser, Session } from "../src/types.js";
 import { BASE_PATH, ORIGIN, databaseConfigs, isolateFromEnvironment } from "./contenders.js";
@@ -170,7 +171,7 @@ async function main(): Promise<void> {
     const adapter = setupDb?.adapters[0];
     const token = setupDb?.sessionTokens[0] ?? "t";
     const rt = getRuntime(databaseConfigs({ appauth: adapter ?? MemoryAdapter(), authjs: {} }).appauth);
-    const req = await buildContext(rt, new Request(`${ORIGIN}${BASE_PATH}/session`, { headers: { cookie: `appauth.session-token=${token}` } }));
+    const req = await buildContext(rt, new Request(`${ORIGIN}${BASE_PATH}/session`, { headers: { cookie: `appauth.session-token=${token}` } }), ROUTE_PATHS);
     // The session callback runs as an effect, as it does when the application configures one: the
     // prototypes below invoke it too, so every variant makes the same two effect calls.
     const input: DatabaseSessionInput = {

@@ -17,6 +17,7 @@ import { runFlow } from "../src/flows/run.js";
 import { bindSessionMachine, handleSession } from "../src/flows/session.js";
 import { toResponse } from "../src/response.js";
 import { buildContext } from "../src/router.js";
+import { ROUTE_PATHS } from "../src/routes.js";
 import { loadDatabaseSession } from "../src/session/database-session.js";
 import type { SetCookie } from "../src/cookies.js";
 import type { AdapterSession, AdapterUser, AuthConfig, Session } from "../src/types.js";
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
     // A runtime for a config identical to the contender's, on the same adapter instance.
     const config: AuthConfig = databaseConfigs({ appauth: appauthAdapter, authjs: authjsAdapter }).appauth;
     const rt = getRuntime(config);
-    const ctx = await buildContext(rt, request(0));
+    const ctx = await buildContext(rt, request(0), ROUTE_PATHS);
     const machines = { jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) };
     // The default configuration (no session callback), as handleSession passes it.
     const input = {
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
       { label: "  new Request(url, { cookie }) [outside the bench's clock]", run: () => request(0) },
       { label: "  @auth/core's adapter: getSessionAndUser alone", run: () => authjsAdapter.getSessionAndUser!(authjsToken) },
       { label: "  appauth's adapter: getSessionAndUser alone", run: () => appauthAdapter.getSessionAndUser!(appauthToken) },
-      { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, request(0)) },
+      { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, request(0), ROUTE_PATHS) },
       { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, machines, ctx) },
       { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, machines.database, input) },
       { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input) },

@@ -20,6 +20,7 @@ import { openJwe, parseJwe } from "../src/jwt/jwe.js";
 import { sessionKey } from "../src/jwt/key.js";
 import { toResponse } from "../src/response.js";
 import { buildContext } from "../src/router.js";
+import { ROUTE_PATHS } from "../src/routes.js";
 import { decodeSessionToken, readSessionCookie } from "../src/session/jwt-session.js";
 import type { JWT, Session } from "../src/types.js";
 import { appauthConfig, authjsConfig, createContenders, isolateFromEnvironment } from "./contenders.js";
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   const sessionRequest = () => SCENARIOS.session.request(fixture);
 
   const rt = getRuntime(config);
-  const ctx = await buildContext(rt, sessionRequest());
+  const ctx = await buildContext(rt, sessionRequest(), ROUTE_PATHS);
   const token = readSessionCookie(rt, ctx)!;
   const salt = ctx.cookies.sessionToken.name;
   const jwe = parseJwe(token)!;
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     { label: "appauth Auth(): whole GET /session, incl. new Request", run: () => appauth.handle(sessionRequest()) },
     { label: "  new Request(url, { cookie }) [outside the bench's clock]", run: () => sessionRequest() },
     { label: "  getRuntime(config) (cached lookup)", run: () => getRuntime(config) },
-    { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, sessionRequest()) },
+    { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, sessionRequest(), ROUTE_PATHS) },
     { label: "    parseCookies(cookie header)", run: () => parseCookies(fixture.signedInCookies) },
     { label: "  readSessionCookie(rt, ctx)", run: () => readSessionCookie(rt, ctx) },
     { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, machines, ctx) },

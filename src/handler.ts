@@ -27,53 +27,14 @@ import {
 import { keptFields, rateLimitedError, rateLimitedPlan } from "./flows/failure.js";
 import { deliver } from "./flows/run.js";
 import { checkRequest } from "./rate-limit/limiter.js";
-import {
-  errorPageUrl,
-  showCsrf,
-  showError,
-  showProviders,
-  showSignIn,
-  showSignOut,
-  showVerifyRequest,
-  signInPageUrl,
-} from "./flows/pages.js";
-import type { WebAuthnConfig } from "./providers/webauthn.js";
-import { bindDatabaseSession } from "./flows/database-session.js";
-import { bindSessionMachine, handleSession } from "./flows/session.js";
-import { loadTokenRefresh } from "./flows/token-refresh-loader.js";
-import { lazy } from "./lazy.js";
+import { errorPageUrl, signInPageUrl } from "./flows/pages.js";
 import { logAuthError, reportOnce } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
 import type { RequestContext } from "./request-context.js";
 import { toResponse, type ResponsePlan } from "./response.js";
 import { buildContext } from "./router.js";
-import type { OAuthProviderConfig } from "./providers/oauth-types.js";
-import type { AuthConfig, AuthConfigInput, EmailConfig, ProviderConfig } from "./types.js";
-
-/** Each runtime's bound machines, by the function that binds them (binding costs more than a whole flow). */
-const boundFlows = new WeakMap<Runtime, Map<(rt: Runtime) => unknown, unknown>>();
-
-/** A flow's machines bound to a runtime's effects, bound the first time a request needs them. */
-function bound<T>(rt: Runtime, bind: (rt: Runtime) => T): T {
-  let flows = boundFlows.get(rt);
-  if (!flows) boundFlows.set(rt, (flows = new Map()));
-  if (!flows.has(bind)) flows.set(bind, bind(rt));
-  return flows.get(bind) as T;
-}
-
-const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
-
-/*
- * The other flows are imported by the first request that takes them: reading a session, the
- * request of every page load, needs neither the OAuth client nor the JOSE and WebAuthn libraries
- * (issue 19: cold start and middleware bundle).
- */
-const oauthFlow = lazy(() => import("./flows/oauth.js"));
-const emailFlow = lazy(() => import("./flows/email.js"));
-const webAuthnFlow = lazy(() => import("./flows/webauthn.js"));
-const signOutFlow = lazy(() => import("./flows/signout.js"));
-const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
-const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
+import { matchRoute, ROUTE_PATHS, type RouteAnswer } from "./routes.js";
+import type { AuthConfig, AuthConfigInput } from "./types.js";
 
 /** Resolves a config input (object, or function of the request) to its runtime. */
 export async function resolveRuntime(request: Request | undefined, input: AuthConfigInput): Promise<Runtime> {
@@ -100,7 +61,7 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
 
   let ctx: RequestContext;
   try {
-    ctx = await buildContext(rt, request);
+    ctx = await buildContext(rt, request, ROUTE_PATHS);
   } catch (error) {
     if (error instanceof BasePathMismatch) {
       // A mounting mistake, not a visitor's: every request says the same, so it is said once.
@@ -119,8 +80,7 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
 
   let plan: ResponsePlan;
   try {
-    const result = await dispatch(rt, ctx);
-    plan = result instanceof AuthError ? errorPlan(rt, ctx, result) : result;
+    plan = planOf(rt, ctx, await dispatch(rt, ctx));
   } catch (error) {
     if (error instanceof UnknownAction || error instanceof InvalidProvider) {
       rt.logger.debug(error.type, error.message);
@@ -131,148 +91,39 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
   return toResponse(plan, { returnRedirect: ctx.returnRedirect });
 }
 
-async function dispatch(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
-  if (ctx.method === "GET") {
-    switch (ctx.action) {
-      case "session":
-        return handleSession(rt, bound(rt, bindSessions), ctx);
-      case "csrf":
-        return showCsrf(rt, ctx);
-      case "providers":
-        return showProviders(rt, ctx);
-      case "signin":
-        // A GET naming a provider has nothing to do yet but show the sign-in page; an unknown one is a 404.
-        if (ctx.providerId) callbackProvider(rt, ctx);
-        return showSignIn(rt, ctx);
-      case "signout":
-        if (ctx.providerId) {
-          const provider = callbackProvider(rt, ctx);
-          return (await signOutFlow()).handleProviderSignOutReturn(rt, ctx, provider);
-        }
-        return showSignOut(rt, ctx);
-      case "error":
-        return showError(rt, ctx);
-      case "verify-request":
-        return showVerifyRequest(rt, ctx);
-      case "callback": {
-        const provider = callbackProvider(rt, ctx);
-        if (isOAuth(provider)) return oauthCallback(rt, ctx, provider);
-        if (provider.type === "email") {
-          const { bindEmail, handleEmailCallback } = await emailFlow();
-          return handleEmailCallback(rt, bound(rt, bindEmail), ctx, provider as EmailConfig);
-        }
-        return unsupportedFlow(ctx);
-      }
-      case "webauthn-options": {
-        const provider = callbackProvider(rt, ctx);
-        if (provider.type === "webauthn") {
-          const { bindWebAuthn, handleWebAuthnOptions } = await webAuthnFlow();
-          return handleWebAuthnOptions(rt, bound(rt, bindWebAuthn), ctx, provider as WebAuthnConfig);
-        }
-        return unsupportedFlow(ctx);
-      }
-      case "backchannel-logout":
-        throw new UnknownAction(`Cannot handle GET ${ctx.url.pathname}: logout tokens are posted.`);
-    }
-  }
-
-  // The client's request ceiling, before anything else: the OAuth start counts it in its own machine.
-  if (!isOAuthStart(rt, ctx)) {
+/**
+ * Serves a request by its row of the route table: the request ceiling and the CSRF token as the row
+ * says, then its handler. A request no row serves is refused as `matchRoute` says (UnknownAction,
+ * InvalidProvider), after the ceiling when it is a POST: a flood of refused posts is still a flood.
+ */
+async function dispatch(rt: Runtime, ctx: RequestContext): Promise<RouteAnswer> {
+  const match = matchRoute(rt, ctx);
+  const row = "route" in match ? match.route : match.like;
+  if ("route" in match ? match.route.countsRequest : ctx.method === "POST") {
     const verdict = await checkRequest(rt.rateLimit, ctx.request, rt.logger);
     if (!verdict.allowed) {
       await deliver(rt, { type: "rateLimited", providerId: ctx.providerId ?? "", scope: "requests", limit: "requests", retryAfter: verdict.retryAfter });
       const error = rateLimitedError(verdict);
-      return ctx.action === "session" || ctx.action === "backchannel-logout" ? rateLimitedPlan(rt, error) : error;
+      return row?.json ? rateLimitedPlan(rt, error) : error;
     }
   }
-
-  // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
-  if (ctx.action === "backchannel-logout") {
-    const provider = callbackProvider(rt, ctx);
-    if (!isOAuth(provider)) return unsupportedFlow(ctx);
-    const { bindBackchannelLogout, handleBackchannelLogout } = await backchannelLogoutFlow();
-    return handleBackchannelLogout(rt, bound(rt, bindBackchannelLogout), ctx, provider);
+  if ("refused" in match) throw match.refused;
+  const { route, provider } = match;
+  if (route.csrf && !rt.skipCSRFCheck && !(await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets, ctx.body.csrfToken)).verified) {
+    if (!route.json) return new MissingCSRF(`CSRF token was missing during an action ${ctx.action}.`);
+    rt.logger.debug("MissingCSRF", `${ctx.method} /${ctx.action} without a valid CSRF token`);
+    return { json: null, status: 400 };
   }
-  if (ctx.action === "signout" && ctx.providerId) throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
-
-  // Every POST the library serves changes state, so each one needs the CSRF token.
-  const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets, ctx.body.csrfToken);
-  const csrfOk = csrf.verified || rt.skipCSRFCheck;
-  switch (ctx.action) {
-    case "session":
-      if (!csrfOk) {
-        rt.logger.debug("MissingCSRF", "POST /session without a valid CSRF token");
-        return { json: null, status: 400 };
-      }
-      return handleSession(rt, bound(rt, bindSessions), ctx);
-    case "signout": {
-      if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signout.");
-      const { bindSignOut, handleSignOut } = await signOutFlow();
-      return handleSignOut(rt, bound(rt, bindSignOut), ctx);
-    }
-    case "signin": {
-      if (!ctx.providerId) throw new UnknownAction("POST /signin needs a provider: /signin/:provider.");
-      const provider = callbackProvider(rt, ctx);
-      if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action signin.");
-      // Credentials are posted to /callback/:provider; a POST here only asks for the form.
-      if (provider.type === "credentials") return { redirect: signInPageUrl(rt, ctx) };
-      if (isOAuth(provider)) {
-        const { bindOAuth, handleOAuthSignIn } = await oauthFlow();
-        return handleOAuthSignIn(rt, bound(rt, bindOAuth), ctx, provider);
-      }
-      if (provider.type === "email") {
-        const { bindEmail, handleEmailSignIn } = await emailFlow();
-        return handleEmailSignIn(rt, bound(rt, bindEmail), ctx, provider as EmailConfig);
-      }
-      return unsupportedFlow(ctx);
-    }
-    case "callback": {
-      const provider = callbackProvider(rt, ctx);
-      // A provider's form_post callback carries no CSRF token: its state and PKCE checks protect it.
-      if (isOAuth(provider)) return oauthCallback(rt, ctx, provider);
-      if (provider.type !== "credentials" && provider.type !== "webauthn") return unsupportedFlow(ctx);
-      if (!csrfOk) return new MissingCSRF("CSRF token was missing during an action callback.");
-      if (provider.type === "webauthn") {
-        const { bindWebAuthn, handleWebAuthnCallback } = await webAuthnFlow();
-        const result = await handleWebAuthnCallback(rt, bound(rt, bindWebAuthn), ctx, provider as WebAuthnConfig);
-        if ("plan" in result) return result.plan;
-        const plan = errorPlan(rt, ctx, result.error);
-        return { ...plan, cookies: [...(plan.cookies ?? []), ...result.cookies] };
-      }
-      const { bindCredentialsSignIn, handleCredentialsCallback } = await credentialsFlow();
-      return handleCredentialsCallback(rt, bound(rt, bindCredentialsSignIn), ctx, provider.id);
-    }
-    default:
-      throw new UnknownAction(`Cannot handle POST ${ctx.url.pathname}.`);
-  }
+  // Set for every row that serves providers; the others take none.
+  return route.handle(rt, ctx, provider!);
 }
 
-function isOAuthStart(rt: Runtime, ctx: RequestContext): boolean {
-  const provider = ctx.action === "signin" && ctx.providerId ? rt.providerById.get(ctx.providerId) : undefined;
-  return provider !== undefined && isOAuth(provider);
-}
-
-function isOAuth(provider: ProviderConfig): provider is ProviderConfig & OAuthProviderConfig {
-  return provider.type === "oauth" || provider.type === "oidc";
-}
-
-async function oauthCallback(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig): Promise<ResponsePlan> {
-  const { bindOAuth, handleOAuthCallback } = await oauthFlow();
-  const result = await handleOAuthCallback(rt, bound(rt, bindOAuth), ctx, provider);
-  if ("plan" in result) return result.plan;
-  const plan = errorPlan(rt, ctx, result.error);
-  return { ...plan, cookies: [...(plan.cookies ?? []), ...result.cookies] };
-}
-
-/** The provider a /signin/:id or /callback/:id route names; InvalidProvider when there is none. */
-function callbackProvider(rt: Runtime, ctx: RequestContext) {
-  const provider = ctx.providerId ? rt.providerById.get(ctx.providerId) : undefined;
-  if (!provider) throw new InvalidProvider(`No provider with id "${ctx.providerId ?? ""}" is configured.`);
-  return provider;
-}
-
-function unsupportedFlow(ctx: RequestContext): never {
-  throw new UnknownAction(`${ctx.method} ${ctx.url.pathname} is not supported for this provider.`);
+/** The plan of a handler's answer: an error is answered by its page, which still sets the flow's cookies. */
+function planOf(rt: Runtime, ctx: RequestContext, answer: RouteAnswer): ResponsePlan {
+  if (answer instanceof AuthError) return errorPlan(rt, ctx, answer);
+  if (!("error" in answer)) return answer;
+  const plan = errorPlan(rt, ctx, answer.error);
+  return { ...plan, cookies: [...(plan.cookies ?? []), ...answer.cookies] };
 }
 
 /**

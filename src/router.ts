@@ -8,22 +8,11 @@ import type { Runtime } from "./config/runtime.js";
 import { BasePathMismatch, UnknownAction, UntrustedHost } from "./errors.js";
 import type { AuthAction, RequestContext } from "./request-context.js";
 
-const ACTIONS = new Set<AuthAction>([
-  "providers",
-  "session",
-  "csrf",
-  "signin",
-  "signout",
-  "callback",
-  "verify-request",
-  "error",
-  "webauthn-options",
-  "backchannel-logout",
-]);
-
-/** Routes that take a provider id as their second segment. */
-// GET /signout/:provider is where an OpenID Provider sends the browser back after RP-initiated logout.
-const WITH_PROVIDER = new Set<AuthAction>(["signin", "signout", "callback", "webauthn-options", "backchannel-logout"]);
+/** What paths name: the actions served, and those whose path may name a provider (from the route table, routes.ts). */
+export interface RoutePaths {
+  actions: ReadonlySet<AuthAction>;
+  withProvider: ReadonlySet<AuthAction>;
+}
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -55,15 +44,15 @@ export function trustedOrigin(rt: Runtime, request: { headers: Pick<Headers, "ge
 }
 
 /** The action and provider id a path names, or null when it names none under `basePath`. */
-export function parseAction(pathname: string, basePath: string): { action: AuthAction; providerId?: string } | null {
+export function parseAction(pathname: string, basePath: string, paths: RoutePaths): { action: AuthAction; providerId?: string } | null {
   const prefix = basePath === "/" ? "/" : `${basePath}/`;
   if (!pathname.startsWith(prefix)) return null;
   const segments = pathname.slice(prefix.length).split("/");
   if (segments[segments.length - 1] === "") segments.pop();
   const action = segments[0] as AuthAction;
-  if (!ACTIONS.has(action)) return null;
+  if (!paths.actions.has(action)) return null;
   if (segments.length === 1) return { action };
-  if (segments.length !== 2 || !WITH_PROVIDER.has(action)) return null;
+  if (segments.length !== 2 || !paths.withProvider.has(action)) return null;
   let providerId: string;
   try {
     providerId = decodeURIComponent(segments[1]!);
@@ -109,13 +98,17 @@ async function readBody(request: Request): Promise<{ body: Record<string, unknow
   return { body, form };
 }
 
-/** Builds the context of a request; throws UnknownAction or UntrustedHost for requests it cannot serve. */
-export async function buildContext(rt: Runtime, request: Request): Promise<RequestContext> {
+/**
+ * Builds the context of a request to one of `paths`; throws UnknownAction or UntrustedHost for
+ * requests it cannot serve. The paths are passed in, not imported: the session readers use this
+ * module for `trustedOrigin`, and must not bundle the route handlers.
+ */
+export async function buildContext(rt: Runtime, request: Request, paths: RoutePaths): Promise<RequestContext> {
   const raw = new URL(request.url);
   const origin = trustedOrigin(rt, request, raw);
   // Joined, not resolved: a path such as "//host/auth/session" must stay a path, not name a host.
   const url = new URL(`${origin}${raw.pathname}${raw.search}`);
-  const route = parseAction(url.pathname, rt.basePath);
+  const route = parseAction(url.pathname, rt.basePath, paths);
   if (!route && !underBasePath(url.pathname, rt.basePath)) {
     throw new BasePathMismatch(
       `Cannot handle ${request.method} ${url.pathname}: appauth is configured with basePath "${rt.basePath}", and this path is not under it. Mount the handler at ${rt.basePath}/*, or set \`basePath\` (or AUTH_URL's path) to where it is mounted.`,

@@ -53,6 +53,8 @@ import {
 } from "./env.js";
 import { validateConfigShape } from "./schema.js";
 import { createLimiter, type Limiter } from "../rate-limit/limiter.js";
+import type { ProviderServers } from "../oauth/servers.js";
+import type { Refresher } from "../flows/token-refresh.js";
 
 export interface ResolvedTheme {
   colorScheme: "auto" | "dark" | "light";
@@ -132,6 +134,29 @@ export interface Runtime {
   federation: Federation;
   /** Brute-force and flood protection; absent with `rateLimit: false`. One per configuration. */
   rateLimit?: Limiter;
+  /** What the flows build once for this configuration and keep (see `RuntimeServices`). */
+  services: RuntimeServices;
+}
+
+/**
+ * The runtime's own services, each made by the first request that needs it and kept for the next
+ * ones. Empty slots at first: the modules that fill them (the OAuth client, the token refresh, the
+ * sign-in flows) are imported by the requests that use them, never by resolving a config (issue 19).
+ */
+export interface RuntimeServices {
+  /** The OAuth/OIDC providers' authorization servers and keys: `oauth/servers.ts`. */
+  oauthServers?: ProviderServers;
+  /** One token refresh at a time per account: `flows/token-refresh.ts`. */
+  refresher?: Refresher;
+  /** Flows' machines bound to this runtime's effects, by the function that binds them: see `bound`. */
+  readonly bound: Map<(rt: Runtime) => unknown, unknown>;
+}
+
+/** A flow's machines bound to the runtime's effects, bound the first time a request needs them (binding costs more than a whole flow). */
+export function bound<T>(rt: Runtime, bind: (rt: Runtime) => T): T {
+  const flows = rt.services.bound;
+  if (!flows.has(bind)) flows.set(bind, bind(rt));
+  return flows.get(bind) as T;
 }
 
 const runtimes = new WeakMap<AuthConfig, Runtime | { failed: unknown }>();
@@ -481,6 +506,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     rateLimit: createLimiter(config),
     inspect: inspectionFor(config.inspect, logger),
     cookies,
+    services: { bound: new Map() },
   };
 }
 

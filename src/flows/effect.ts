@@ -24,11 +24,19 @@ export interface EffectArgs<Input> {
   system: AnyActorRef["system"];
 }
 
+/** Where an effect's function is kept on its logic, for the runner that calls it directly (direct.ts). */
+const RUN = Symbol("appauth.effect");
+
+/** The function a `fromEffect` logic runs, or undefined for any other logic. */
+export function effectRunOf(logic: unknown): ((args: EffectArgs<unknown>) => PromiseLike<unknown>) | undefined {
+  return typeof logic === "object" && logic !== null ? (logic as { [RUN]?: (args: EffectArgs<unknown>) => PromiseLike<unknown> })[RUN] : undefined;
+}
+
 /** A promise actor for the effect `run`, which receives the invocation's input. */
 export function fromEffect<Output, Input>(
   run: (args: EffectArgs<Input>) => PromiseLike<Output>,
 ): PromiseActorLogic<Output, Input> {
-  return {
+  const logic: PromiseActorLogic<Output, Input> = {
     config: run,
     transition(snapshot, event) {
       if (snapshot.status !== "active") return snapshot;
@@ -63,4 +71,6 @@ export function fromEffect<Output, Input>(
     getPersistedSnapshot: (snapshot) => snapshot,
     restoreSnapshot: (snapshot) => snapshot as never,
   };
+  Object.defineProperty(logic, RUN, { value: run });
+  return logic;
 }

@@ -8,6 +8,7 @@ import { createActor, type AnyActorRef, type AnyStateMachine, type OutputFrom, t
 import type { Runtime } from "../config/runtime.js";
 import type { RequestContext } from "../request-context.js";
 import type { EventCallbacks } from "../types.js";
+import { directRefusal, runDirect } from "./direct.js";
 
 type EmittedEvent = { type: string; [key: string]: unknown };
 
@@ -97,6 +98,25 @@ export async function runMachine<M extends AnyStateMachine>(
   options: RunOptions,
 ): Promise<RunResult<M>> {
   const deliveries: Promise<void>[] = [];
+  // Nobody watches and the flow runs to its end in this request: the machine's transitions are taken
+  // directly (direct.ts), without an actor system. Otherwise, and for machines outside what that
+  // runner accepts, an xstate actor runs it.
+  if (!rt.inspect && !options.until && !options.resume && directRefusal(machine) === null) {
+    const system = {} as AnyActorRef["system"];
+    if (options.request) liveRequests.set(system, options.request);
+    try {
+      const { output, value } = await runDirect(machine, input, {
+        system,
+        emitted: (event) => void deliveries.push(deliver(rt, event)),
+      });
+      if (rt.debugEnabled) rt.logger.debug("flow", `${machine.id} ended in ${JSON.stringify(value)} (direct)`);
+      if (deliveries.length) await Promise.all(deliveries);
+      return { done: true, output: output as OutputFrom<M> };
+    } finally {
+      const started = unfinishedWork.get(system);
+      if (started) await Promise.all(started);
+    }
+  }
   const snapshot = options.resume
     ? machine.resolveState({ value: options.resume.value, context: options.resume.context as never })
     : undefined;
@@ -123,7 +143,8 @@ export async function runMachine<M extends AnyStateMachine>(
     if (options.resume) actor.send(options.resume.event as never);
     const result = await finished;
     if (rt.debugEnabled) {
-      rt.logger.debug("flow", `${machine.id} ${result.done ? "ended" : "rests"} in ${JSON.stringify((actor.getSnapshot() as { value?: unknown }).value)}`);
+      const value = JSON.stringify((actor.getSnapshot() as { value?: unknown }).value);
+      rt.logger.debug("flow", `${machine.id} ${result.done ? "ended" : "rests"} in ${value} (actor)`);
     }
     if (deliveries.length) await Promise.all(deliveries);
     return result;

@@ -199,14 +199,7 @@ export function reportRefresh(rt: Runtime, provider: string, outcome: TokenRefre
   }
 }
 
-const refreshers = new WeakMap<Runtime, Refresher>();
-
 /** The refresher of a runtime: its machine bound once, its flights shared by every session read. */
 export function refresherOf(rt: Runtime): Refresher {
-  let refresher = refreshers.get(rt);
-  if (!refresher) {
-    refresher = createRefresher(rt, bindTokenRefresh(rt));
-    refreshers.set(rt, refresher);
-  }
-  return refresher;
+  return (rt.services.refresher ??= createRefresher(rt, bindTokenRefresh(rt)));
 }

@@ -11,8 +11,31 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const VALUES = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUES[ALPHABET.charCodeAt(i)] = i;
 
+/**
+ * Node's Buffer, where there is one: its native codec is several times faster than the loops below,
+ * which serve runtimes without it (edge, browsers). Both give the same strings and the same verdicts.
+ */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
 /** Encodes bytes as unpadded base64url. */
 export function encodeBase64url(bytes: Uint8Array): string {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
+  return encodeInJs(bytes);
+}
+
+/** Decodes canonical unpadded base64url; anything else is `null`. */
+export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!NodeBuffer) return decodeInJs(text);
+  if (text.length % 4 === 1) return null;
+  // Buffer skips characters outside the alphabet and ignores trailing bits; the canonical encoding of
+  // what it decoded equals the text only when there were none of either.
+  const decoded = NodeBuffer.from(text, "base64url");
+  if (decoded.toString("base64url") !== text) return null;
+  // A copy of its own: a small Buffer is a view into a shared pool.
+  return new Uint8Array(decoded);
+}
+
+export function encodeInJs(bytes: Uint8Array): string {
   let out = "";
   const whole = bytes.length - (bytes.length % 3);
   let i = 0;
@@ -36,8 +59,7 @@ function value(text: string, index: number): number {
   return code < 128 ? VALUES[code]! : -1;
 }
 
-/** Decodes canonical unpadded base64url; anything else is `null`. */
-export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | null {
+export function decodeInJs(text: string): Uint8Array<ArrayBuffer> | null {
   const tail = text.length % 4;
   if (tail === 1) return null;
   const out = new Uint8Array((text.length * 3) >> 2);

@@ -24,15 +24,9 @@ export interface ProviderServers {
   verifyIdTokenSignature(provider: OAuthProviderConfig, as: oauth.AuthorizationServer, idToken: string): Promise<void>;
 }
 
-const byRuntime = new WeakMap<Runtime, ProviderServers>();
-
+/** The servers of `rt`'s providers: made by the first flow that talks to one, then kept in the runtime. */
 export function providerServers(rt: Runtime): ProviderServers {
-  let servers = byRuntime.get(rt);
-  if (!servers) {
-    servers = createServers();
-    byRuntime.set(rt, servers);
-  }
-  return servers;
+  return (rt.services.oauthServers ??= createServers());
 }
 
 function createServers(): ProviderServers {

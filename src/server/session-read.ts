@@ -6,7 +6,7 @@
  * be mistaken for a session, and is logged. Generic over the token refresh, so a reader that never
  * refreshes (appauth/next/middleware) bundles none of it.
  */
-import { isReportedFault, type Runtime } from "../config/runtime.js";
+import { bound, isReportedFault, type Runtime } from "../config/runtime.js";
 import { parseCookies, type CookieJar, type SetCookie } from "../cookies.js";
 import { UntrustedHost } from "../errors.js";
 import { bindDatabaseSession, type BoundDatabaseSession } from "../flows/database-session.js";
@@ -142,15 +142,11 @@ interface SessionFlows {
 
 /** A reader whose session flows refresh access tokens with `loadRefresh`, bound once per runtime. */
 export function sessionReader(loadRefresh: TokenRefreshLoader): SessionReader {
-  const bound = new WeakMap<Runtime, SessionFlows>();
-  const flowsOf = (rt: Runtime): SessionFlows => {
-    let flows = bound.get(rt);
-    if (!flows) bound.set(rt, (flows = { jwt: bindSessionMachine(rt, loadRefresh), database: bindDatabaseSession(rt, loadRefresh) }));
-    return flows;
-  };
+  // This reader's own binding (its loader is part of it), kept in each runtime it reads for.
+  const bindFlows = (rt: Runtime): SessionFlows => ({ jwt: bindSessionMachine(rt, loadRefresh), database: bindDatabaseSession(rt, loadRefresh) });
   return async (rt, request, config) => {
     try {
-      const plan = await handleSession(rt, flowsOf(rt), sessionContext(rt, request));
+      const plan = await handleSession(rt, bound(rt, bindFlows), sessionContext(rt, request));
       const status = plan.status ?? 200;
       const body = status >= 200 && status < 300 ? asJsonData(plan.json) : null;
       const session = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Session) : null;

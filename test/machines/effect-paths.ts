@@ -28,6 +28,8 @@ import {
 } from "xstate";
 import { getSimplePaths } from "xstate/graph";
 import { runActor, transitionKey, type Ending, type Resumption } from "./run-actor.js";
+import { directRefusal, runDirect } from "../../src/flows/direct.js";
+import { fromEffect } from "../../src/flows/effect.js";
 
 /** How an effect ends. */
 export type EffectEnding = { output: unknown } | { error: unknown };
@@ -195,14 +197,18 @@ export interface PlayedPath<M extends AnyStateMachine> extends Ending<M> {
   unplayed: number;
 }
 
-/** Runs the real machine with fakes that end each effect as `path` says, in the order it says. */
-export async function playBack<M extends AnyStateMachine>(machine: M, path: EffectPath<M>): Promise<PlayedPath<M>> {
+/** Fakes for every effect of `machine`, made with `as`, that end each as `path` says, in the order it says. */
+function scriptedEffects<M extends AnyStateMachine>(
+  machine: M,
+  path: EffectPath<M>,
+  as: (run: (args: { input: unknown }) => Promise<unknown>) => AnyActorLogic,
+) {
   const script = [...path.steps];
   const invoked: PlayedPath<M>["invoked"] = [];
   const actors = Object.fromEntries(
     effectNames(machine).map((effect) => [
       effect,
-      fromPromise(async ({ input }: { input: unknown }) => {
+      as(async ({ input }) => {
         invoked.push({ effect, input });
         const next = script.shift();
         if (next?.effect !== effect) throw new Error(`The path did not expect "${effect}" to run here.`);
@@ -212,11 +218,34 @@ export async function playBack<M extends AnyStateMachine>(machine: M, path: Effe
       }),
     ]),
   );
+  return { actors, invoked, script };
+}
+
+/** Runs the real machine with fakes that end each effect as `path` says, in the order it says. */
+export async function playBack<M extends AnyStateMachine>(machine: M, path: EffectPath<M>): Promise<PlayedPath<M>> {
+  const { actors, invoked, script } = scriptedEffects(machine, path, fromPromise);
   const ending = await runActor(machine.provide({ actors }) as M, path.input, {
     ...(path.resumed ? { resume: path.resumed } : {}),
     ...(path.until ? { until: path.until } : {}),
   });
   return { ...ending, invoked, unplayed: script.length };
+}
+
+/**
+ * Runs the path on the direct runner (src/flows/direct.ts), with the same scripted effects, or
+ * returns the reason that runner refuses the machine (it then runs on the actor in production too).
+ */
+export async function playDirect<M extends AnyStateMachine>(
+  machine: M,
+  path: EffectPath<M>,
+): Promise<{ refused: string } | { value: string; output: unknown; context: unknown; emitted: unknown[]; invoked: PlayedPath<M>["invoked"]; unplayed: number }> {
+  const { actors, invoked, script } = scriptedEffects(machine, path, fromEffect);
+  const provided = machine.provide({ actors } as never) as M;
+  const refused = directRefusal(provided);
+  if (refused) return { refused };
+  const emitted: unknown[] = [];
+  const ended = await runDirect(provided, path.input, { system: {} as AnyActorRef["system"], emitted: (event) => void emitted.push(event) });
+  return { ...ended, emitted, invoked, unplayed: script.length };
 }
 
 /**
@@ -286,6 +315,29 @@ export function itCoversTheMachine<M extends AnyStateMachine>(
     const ends = new Set(paths.map((path) => path.finalState));
     if (options.resting) ends.delete(options.resting);
     expect([...ends].sort()).toEqual(finalStateIds(machine).sort());
+  });
+
+  // Where the direct runner accepts the machine (src/flows/direct.ts), it ends every path from the
+  // start exactly as the actor does: the same final state, output, context, emitted events and effects.
+  it("end the same on the direct runner as on the actor, or are refused by it", async () => {
+    for (const path of paths) {
+      if (path.resumed || path.until) continue;
+      const direct = await playDirect(machine, path);
+      if ("refused" in direct) {
+        expect(direct.refused).toMatch(/\S/);
+        continue;
+      }
+      const played = await playBack(machine, path);
+      expect({ path: path.name, value: direct.value, output: direct.output, context: direct.context, emitted: direct.emitted }).toEqual({
+        path: path.name,
+        value: played.value,
+        output: played.output,
+        context: played.context,
+        emitted: played.emitted,
+      });
+      expect(direct.invoked).toEqual(played.invoked);
+      expect(direct.unplayed).toBe(0);
+    }
   });
 
   it("take every transition when the real actor plays them", async () => {

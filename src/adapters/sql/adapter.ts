@@ -6,7 +6,7 @@
  * transaction that locks the row (`SELECT ... FOR UPDATE`) before deleting it, so two concurrent uses
  * of one token cannot both see it. Leases take the same care per dialect (leases.ts).
  */
-import { Migrator } from "kysely";
+import { Migrator, type CompiledQuery } from "kysely";
 import type { AdapterUser } from "../../types.js";
 import { accountChanges, sessionMatch } from "../extension-rules.js";
 import { newId, type ExtendedAdapter } from "../extensions.js";
@@ -110,6 +110,31 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       return row;
     });
   }
+
+  const buildSessionAndUser = (sessionToken: unknown) =>
+    db
+      .selectFrom(`${t.sessions} as s`)
+      .innerJoin(`${t.users} as u`, "u.id", "s.userId")
+      .select(["s.sessionToken", "s.userId", "s.expires", ...SESSION_LINK_COLUMNS.map((c) => `s.${c}` as const)])
+      .select(["u.id", "u.name", "u.email", "u.emailVerified", "u.image"])
+      .where("s.sessionToken", "=", sessionToken);
+  let sessionAndUser: CompiledQuery | null | undefined;
+  let tokenSlot: object | undefined;
+  /** The session-and-user query for `sessionToken`: the compiled one with the token as its only parameter. */
+  function sessionAndUserQuery(sessionToken: string): CompiledQuery {
+    if (sessionAndUser === undefined) {
+      const slot = {};
+      const compiled = buildSessionAndUser(slot).compile();
+      // Should a Kysely's plugins have made the token appear other than once, it is built every time.
+      sessionAndUser = compiled.parameters.filter((p) => p === slot).length === 1 ? compiled : null;
+      tokenSlot = slot;
+    }
+    if (!sessionAndUser) return buildSessionAndUser(sessionToken).compile();
+    // A query id of its own per call: plugins key what they keep between a query and its result by it.
+    const parameters = sessionAndUser.parameters.map((p) => (p === tokenSlot ? sessionToken : p));
+    return { ...sessionAndUser, parameters, queryId: { queryId: `appauth-${++queryCount}` } };
+  }
+  let queryCount = 0;
 
   function userRow(user: AdapterUser): Row {
     const complete = { name: null, image: null, ...user, id: user.id || newId(), emailVerified: user.emailVerified ?? null };
@@ -229,14 +254,10 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     },
 
     async getSessionAndUser(sessionToken) {
-      // The hot path of database sessions: one query, the session joined with its user.
-      const row = (await db
-        .selectFrom(`${t.sessions} as s`)
-        .innerJoin(`${t.users} as u`, "u.id", "s.userId")
-        .select(["s.sessionToken", "s.userId", "s.expires", ...SESSION_LINK_COLUMNS.map((c) => `s.${c}` as const)])
-        .select(["u.id", "u.name", "u.email", "u.emailVerified", "u.image"])
-        .where("s.sessionToken", "=", sessionToken)
-        .executeTakeFirst()) as Row | undefined;
+      // The hot path of database sessions: one query, the session joined with its user, built and
+      // compiled once (only the token differs from call to call; building it cost more than the read).
+      const { rows } = await db.executeQuery<Row>(sessionAndUserQuery(sessionToken));
+      const row = rows[0];
       return row ? { session: decodeSession(row), user: decodeUser(row) } : null;
     },
 

@@ -30,10 +30,34 @@ export function sqliteAdapter(fileName: string, options: SqliteAdapterOptions = 
         connection.pragma("foreign_keys = ON");
         // A file locked by another process is waited for as long as a call may take, then fails.
         connection.pragma(`busy_timeout = ${timeout || 5000}`);
-        return connection;
+        return reusingStatements(connection);
       },
     }),
   });
   const adapter = SqlAdapter(db, { dialect: "sqlite", tablePrefix: options.tablePrefix, timeout });
   return Object.assign(adapter, { db, destroy: () => db.destroy() });
+}
+
+/** How many prepared statements a connection keeps for reuse (the adapter's queries are far fewer). */
+const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * Kysely's SQLite driver prepares every query it runs; preparing cost more than running the session
+ * read. The adapter's queries repeat the same SQL text, so each text's statement is kept and reused
+ * (a statement still iterating, which cannot be reused, is prepared anew).
+ */
+function reusingStatements<C extends { prepare(sql: string): { busy: boolean } }>(connection: C): C {
+  const prepare = connection.prepare.bind(connection);
+  const statements = new Map<string, ReturnType<C["prepare"]>>();
+  connection.prepare = ((sql: string) => {
+    const kept = statements.get(sql);
+    if (kept && !kept.busy) return kept;
+    const statement = prepare(sql) as ReturnType<C["prepare"]>;
+    if (!kept) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+    }
+    return statement;
+  }) as C["prepare"];
+  return connection;
 }

@@ -54,3 +54,36 @@ describe("SqlAdapter options", () => {
     expect(() => sqliteAdapter("")).toThrow(/fileName/);
   });
 });
+
+describe("the session read's compiled query", () => {
+  it("answers each token with its own session and user, many reads at once", async () => {
+    const store = sqliteAdapter(":memory:");
+    await store.migrate();
+    const expires = new Date(Date.now() + 3_600_000);
+    for (let i = 0; i < 40; i++) {
+      await store.createUser({ id: `u${i}`, email: `u${i}@example.com`, emailVerified: null, name: `User ${i}` });
+      await store.createSession({ sessionToken: `t${i}`, userId: `u${i}`, expires });
+    }
+    const tokens = Array.from({ length: 40 }, (_, i) => `t${(i * 7) % 40}`).concat("no-such-token");
+    const read = await Promise.all(tokens.map((token) => store.getSessionAndUser(token)));
+    expect(read.map((r) => (r ? `${r.session.sessionToken}:${r.user.id}:${r.user.name}` : null))).toEqual(
+      tokens.map((token) => (token === "no-such-token" ? null : `${token}:u${token.slice(1)}:User ${token.slice(1)}`)),
+    );
+    await store.destroy();
+  });
+
+  it("still reads sessions through a Kysely whose plugin renames the columns", async () => {
+    // CamelCasePlugin renames every column (userId → user_id): the compiled query must be the renamed one.
+    const { CamelCasePlugin } = await import("kysely");
+    const Database = (await import("better-sqlite3")).default;
+    const connection = new Database(":memory:");
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: connection }), plugins: [new CamelCasePlugin()] });
+    const store = SqlAdapter(db, { dialect: "sqlite" });
+    await store.migrate();
+    await store.createUser({ id: "u1", email: "u1@example.com", emailVerified: null });
+    await store.createSession({ sessionToken: "t1", userId: "u1", expires: new Date(Date.now() + 60_000) });
+    expect(await store.getSessionAndUser("t1")).toMatchObject({ session: { sessionToken: "t1", userId: "u1" }, user: { id: "u1" } });
+    expect(connection.prepare("select user_id from sessions").all()).toEqual([{ user_id: "u1" }]);
+    await db.destroy();
+  });
+});

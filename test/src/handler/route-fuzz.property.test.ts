@@ -14,7 +14,6 @@ import * as errorClasses from "../../../src/errors.js";
 import { AuthError } from "../../../src/errors.js";
 import { Auth } from "../../../src/index.js";
 import Nodemailer from "../../../src/providers/email.js";
-import type { OAuthProviderConfig } from "../../../src/providers/oauth-types.js";
 import { Passkey } from "../../../src/providers/webauthn.js";
 import type { AuthConfig } from "../../../src/types.js";
 import {
@@ -29,13 +28,13 @@ import {
   testConfig,
   type TestConfig,
 } from "../../helpers/config.js";
-import { CONFIDENTIAL_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
+import { startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
 import { headerText, propertyOptions } from "../../helpers/property.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
 import { TestClient } from "../../helpers/test-client.js";
 import { BACKCHANNEL_CLIENT, logoutToken } from "../backchannel/fixtures.js";
 import { linkIn } from "../email/fixtures.js";
-import { CHECK_COOKIES, discover, oidcProvider } from "../oauth/fixtures.js";
+import { CHECK_COOKIES, discover, oidcProvider, plainOAuthProvider } from "../oauth/fixtures.js";
 
 const ACTIONS = [
   "providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "webauthn-options", "backchannel-logout",
@@ -63,16 +62,7 @@ const real = {
 };
 
 function providers(strategy: "jwt" | "database"): AuthConfig["providers"] {
-  const plain: OAuthProviderConfig = {
-    id: "plain",
-    name: "Plain OAuth",
-    type: "oauth",
-    clientId: CONFIDENTIAL_CLIENT.client_id,
-    clientSecret: CONFIDENTIAL_CLIENT.client_secret!,
-    authorization: { url: `${op.issuer}/auth`, params: { scope: "openid email" } },
-    token: `${op.issuer}/token`,
-    userinfo: `${op.issuer}/me`,
-  };
+  const plain = plainOAuthProvider(op);
   const logout = strategy === "database" ? { backchannelLogout: true, rpInitiatedLogout: true } : { rpInitiatedLogout: true };
   return [
     passwordProvider(),

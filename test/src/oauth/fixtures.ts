@@ -50,6 +50,20 @@ export function oidcProvider(op: TestProvider, overrides: Partial<OIDCConfig> = 
   };
 }
 
+/** A plain OAuth 2 provider (`plain`) at the test OP: endpoints given, no discovery, no ID token checks. */
+export function plainOAuthProvider(op: TestProvider): OAuthProviderConfig {
+  return {
+    id: "plain",
+    name: "Plain OAuth",
+    type: "oauth",
+    clientId: CONFIDENTIAL_CLIENT.client_id,
+    clientSecret: CONFIDENTIAL_CLIENT.client_secret!,
+    authorization: { url: `${op.issuer}/auth`, params: { scope: "openid email" } },
+    token: `${op.issuer}/token`,
+    userinfo: `${op.issuer}/me`,
+  };
+}
+
 /** A test configuration (recording logger, trusted host) whose only providers are `providers`. */
 export function oauthConfig(providers: OAuthProviderConfig[], overrides: Partial<AuthConfig> = {}): TestConfig {
   return testConfig({ providers, ...overrides });

@@ -1,0 +1,234 @@
+/**
+ * Every route the library serves, as one table: method, action, the provider types a
+ * `/{action}/:provider` path serves, whether the CSRF token must come with it, whether it counts
+ * against the client's request ceiling, and its handler. `dispatch` (handler.ts) applies a row; the
+ * router parses paths by the table, and the README's route list is checked against it.
+ */
+import { bound, type Runtime } from "./config/runtime.js";
+import type { SetCookie } from "./cookies.js";
+import { InvalidProvider, UnknownAction, type AuthError } from "./errors.js";
+import { bindDatabaseSession } from "./flows/database-session.js";
+import type { SignInAnswer } from "./flows/outcome.js";
+import { showCsrf, showError, showProviders, showSignIn, showSignOut, showVerifyRequest, signInPageUrl } from "./flows/pages.js";
+import { bindSessionMachine, handleSession } from "./flows/session.js";
+import { loadTokenRefresh } from "./flows/token-refresh-loader.js";
+import { lazy } from "./lazy.js";
+import type { OAuthProviderConfig } from "./providers/oauth-types.js";
+import type { AuthAction, RequestContext } from "./request-context.js";
+import type { ResponsePlan } from "./response.js";
+import type { RoutePaths } from "./router.js";
+import type { Awaitable, ProviderConfig, ProviderType } from "./types.js";
+
+/** What a handler answers: a plan; an error, for its page; or an error whose page still sets the flow's cookies. */
+export type RouteAnswer = ResponsePlan | AuthError | { error: AuthError; cookies: SetCookie[] };
+
+type ProviderOf<T extends ProviderType> = Extract<ProviderConfig, { type: T }>;
+
+interface RouteRow<T extends ProviderType> {
+  method: "GET" | "POST";
+  action: AuthAction;
+  /** The provider types served at `/{action}/:provider`; absent when the path names no provider. */
+  providers?: readonly T[];
+  /** Whether the request must carry the CSRF token (double-submitted: form field and cookie). */
+  csrf: boolean;
+  /** Whether the request counts against the client's request ceiling (`rateLimit`'s `requests`). */
+  countsRequest: boolean;
+  /** Its client reads JSON, not pages: a refusal is JSON (429 with Retry-After; 400 `null` without the CSRF token). */
+  json?: boolean;
+  handle(rt: Runtime, ctx: RequestContext, provider: ProviderOf<T>): Awaitable<RouteAnswer>;
+}
+
+export type Route = RouteRow<ProviderType>;
+
+/**
+ * A row, its handler typed by the providers it serves (a row naming none takes none). Widened for
+ * the table: `matchRoute` hands a row only a provider of a type the row lists.
+ */
+const route = <T extends ProviderType = never>(row: RouteRow<T>): Route => row as unknown as Route;
+
+const OAUTH = ["oauth", "oidc"] as const satisfies readonly ProviderType[];
+const ANY_PROVIDER = ["oauth", "oidc", "email", "credentials", "webauthn"] as const satisfies readonly ProviderType[];
+
+/*
+ * The flows other than the session are imported by the first request that takes them: reading a
+ * session, the request of every page load, needs neither the OAuth client nor the JOSE and WebAuthn
+ * libraries (issue 19: cold start and middleware bundle).
+ */
+const oauthFlow = lazy(() => import("./flows/oauth.js"));
+const emailFlow = lazy(() => import("./flows/email.js"));
+const webAuthnFlow = lazy(() => import("./flows/webauthn.js"));
+const signOutFlow = lazy(() => import("./flows/signout.js"));
+const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
+const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
+
+const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
+
+const answerOf = (answer: SignInAnswer): RouteAnswer => ("plan" in answer ? answer.plan : answer);
+
+async function oauthCallback(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig): Promise<RouteAnswer> {
+  const { bindOAuth, handleOAuthCallback } = await oauthFlow();
+  return answerOf(await handleOAuthCallback(rt, bound(rt, bindOAuth), ctx, provider));
+}
+
+/** The table. A provider route may take several rows, one per kind of provider: `matchRoute` picks the one listing the provider's type. */
+export const ROUTES: readonly Route[] = [
+  route({ method: "GET", action: "providers", csrf: false, countsRequest: false, handle: showProviders }),
+  route({ method: "GET", action: "csrf", csrf: false, countsRequest: false, handle: showCsrf }),
+  route({ method: "GET", action: "session", csrf: false, countsRequest: false, handle: (rt, ctx) => handleSession(rt, bound(rt, bindSessions), ctx) }),
+  route({ method: "GET", action: "signin", csrf: false, countsRequest: false, handle: showSignIn }),
+  // Nothing to do yet but show the sign-in page; an unknown provider is still a 404.
+  route({ method: "GET", action: "signin", providers: ANY_PROVIDER, csrf: false, countsRequest: false, handle: showSignIn }),
+  route({ method: "GET", action: "signout", csrf: false, countsRequest: false, handle: showSignOut }),
+  // Where an OpenID Provider sends the browser back after RP-initiated logout.
+  route({
+    method: "GET",
+    action: "signout",
+    providers: ANY_PROVIDER,
+    csrf: false,
+    countsRequest: false,
+    handle: async (rt, ctx, provider) => (await signOutFlow()).handleProviderSignOutReturn(rt, ctx, provider),
+  }),
+  route({ method: "GET", action: "error", csrf: false, countsRequest: false, handle: showError }),
+  route({ method: "GET", action: "verify-request", csrf: false, countsRequest: false, handle: showVerifyRequest }),
+  route({ method: "GET", action: "callback", providers: OAUTH, csrf: false, countsRequest: false, handle: oauthCallback }),
+  route({
+    method: "GET",
+    action: "callback",
+    providers: ["email"],
+    csrf: false,
+    countsRequest: false,
+    handle: async (rt, ctx, provider) => {
+      const { bindEmail, handleEmailCallback } = await emailFlow();
+      return handleEmailCallback(rt, bound(rt, bindEmail), ctx, provider);
+    },
+  }),
+  route({
+    method: "GET",
+    action: "webauthn-options",
+    providers: ["webauthn"],
+    csrf: false,
+    countsRequest: false,
+    handle: async (rt, ctx, provider) => {
+      const { bindWebAuthn, handleWebAuthnOptions } = await webAuthnFlow();
+      return handleWebAuthnOptions(rt, bound(rt, bindWebAuthn), ctx, provider);
+    },
+  }),
+
+  // Every POST changes state, so each needs the CSRF token unless something else protects it.
+  route({ method: "POST", action: "session", csrf: true, countsRequest: true, json: true, handle: (rt, ctx) => handleSession(rt, bound(rt, bindSessions), ctx) }),
+  route({
+    method: "POST",
+    action: "signout",
+    csrf: true,
+    countsRequest: true,
+    handle: async (rt, ctx) => {
+      const { bindSignOut, handleSignOut } = await signOutFlow();
+      return handleSignOut(rt, bound(rt, bindSignOut), ctx);
+    },
+  }),
+  // The OAuth start counts the request ceiling in its own machine.
+  route({
+    method: "POST",
+    action: "signin",
+    providers: OAUTH,
+    csrf: true,
+    countsRequest: false,
+    handle: async (rt, ctx, provider) => {
+      const { bindOAuth, handleOAuthSignIn } = await oauthFlow();
+      return handleOAuthSignIn(rt, bound(rt, bindOAuth), ctx, provider);
+    },
+  }),
+  route({
+    method: "POST",
+    action: "signin",
+    providers: ["email"],
+    csrf: true,
+    countsRequest: true,
+    handle: async (rt, ctx, provider) => {
+      const { bindEmail, handleEmailSignIn } = await emailFlow();
+      return handleEmailSignIn(rt, bound(rt, bindEmail), ctx, provider);
+    },
+  }),
+  // Credentials are posted to /callback/:provider; a POST here only asks for the form.
+  route({ method: "POST", action: "signin", providers: ["credentials"], csrf: true, countsRequest: true, handle: (rt, ctx) => ({ redirect: signInPageUrl(rt, ctx) }) }),
+  // A provider's form_post callback carries no CSRF token: its state and PKCE checks protect it.
+  route({ method: "POST", action: "callback", providers: OAUTH, csrf: false, countsRequest: true, handle: oauthCallback }),
+  route({
+    method: "POST",
+    action: "callback",
+    providers: ["credentials"],
+    csrf: true,
+    countsRequest: true,
+    handle: async (rt, ctx, provider) => {
+      const { bindCredentialsSignIn, handleCredentialsCallback } = await credentialsFlow();
+      return handleCredentialsCallback(rt, bound(rt, bindCredentialsSignIn), ctx, provider.id);
+    },
+  }),
+  route({
+    method: "POST",
+    action: "callback",
+    providers: ["webauthn"],
+    csrf: true,
+    countsRequest: true,
+    handle: async (rt, ctx, provider) => {
+      const { bindWebAuthn, handleWebAuthnCallback } = await webAuthnFlow();
+      return answerOf(await handleWebAuthnCallback(rt, bound(rt, bindWebAuthn), ctx, provider));
+    },
+  }),
+  // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
+  route({
+    method: "POST",
+    action: "backchannel-logout",
+    providers: OAUTH,
+    csrf: false,
+    countsRequest: true,
+    json: true,
+    handle: async (rt, ctx, provider) => {
+      const { bindBackchannelLogout, handleBackchannelLogout } = await backchannelLogoutFlow();
+      return handleBackchannelLogout(rt, bound(rt, bindBackchannelLogout), ctx, provider);
+    },
+  }),
+];
+
+/** The path of a row under the base path: `/callback/:provider`. */
+export function routePath(row: Pick<Route, "action" | "providers">): string {
+  return row.providers ? `/${row.action}/:provider` : `/${row.action}`;
+}
+
+/** What the router parses paths by: the actions, and those whose path may name a provider. */
+export const ROUTE_PATHS: RoutePaths = {
+  actions: new Set(ROUTES.map((row) => row.action)),
+  withProvider: new Set(ROUTES.filter((row) => row.providers).map((row) => row.action)),
+};
+
+/** Near misses, refused with what was meant rather than a bare "cannot handle". */
+const NEAR_MISSES: Partial<Record<`${Route["method"]} ${AuthAction}`, (path: string) => string>> = {
+  "GET backchannel-logout": (path) => `Cannot handle GET ${path}: logout tokens are posted.`,
+  "POST signin": () => "POST /signin needs a provider: /signin/:provider.",
+};
+
+/**
+ * A request's row and provider; or, when no row serves it, the refusal (and a row of the same
+ * method and action, whose kind of client the refusal of a rate-limited request follows).
+ */
+export type RouteMatch = { route: Route; provider?: ProviderConfig } | { refused: AuthError; like?: Route };
+
+export function matchRoute(rt: Runtime, ctx: Pick<RequestContext, "method" | "action" | "providerId" | "url">): RouteMatch {
+  const rows = ROUTES.filter((row) => row.method === ctx.method && row.action === ctx.action);
+  const refuse = (refused: AuthError): RouteMatch => (rows[0] ? { refused, like: rows[0] } : { refused });
+  const byProvider = rows.filter((row) => row.providers);
+  const plain = rows.find((row) => !row.providers);
+  if (ctx.providerId === undefined ? !plain : !byProvider.length) {
+    const hint = NEAR_MISSES[`${ctx.method} ${ctx.action}`];
+    if (hint) return refuse(new UnknownAction(hint(ctx.url.pathname)));
+    // A provider route whose path names none names no configured provider.
+    if (ctx.providerId === undefined && byProvider.length) return refuse(new InvalidProvider('No provider with id "" is configured.'));
+    return refuse(new UnknownAction(`Cannot handle ${ctx.method} ${ctx.url.pathname}.`));
+  }
+  if (ctx.providerId === undefined) return { route: plain! };
+  const provider = rt.providerById.get(ctx.providerId);
+  if (!provider) return refuse(new InvalidProvider(`No provider with id "${ctx.providerId}" is configured.`));
+  const served = byProvider.find((row) => row.providers!.includes(provider.type));
+  if (!served) return refuse(new UnknownAction(`${ctx.method} ${ctx.url.pathname} is not supported for this provider.`));
+  return { route: served, provider };
+}
