@@ -43,9 +43,7 @@ export interface SignInCompletionInput {
   updatesAccountTokens?: boolean;
   /** Where the person asked to go afterwards; untrusted until `resolveRedirect` has judged it. */
   callbackUrl: string;
-  /**
-   * The request the sign-in completes for, as plain facts (its live request reaches only the effects).
-   */
+  /** The request the sign-in completes for, as plain facts (its live request reaches only the effects). */
   req: RequestFacts;
 }
 

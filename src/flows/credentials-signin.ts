@@ -85,12 +85,13 @@ export async function handleCredentialsCallback(
 ): Promise<ResponsePlan | AuthError> {
   const credentials: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ctx.body)) if (!RESERVED_FIELDS.has(key)) credentials[key] = value;
-  const output = await runFlow(rt, machine, {
+  const input = {
     providerId,
     credentials,
     callbackUrl: requestedCallbackUrl(ctx),
     hasAdapter: rt.adapter !== undefined,
     req: requestFacts(ctx),
-  }, ctx);
+  };
+  const output = await runFlow(rt, machine, input, ctx);
   return planOrError(signInAnswer(ctx, output));
 }

@@ -66,11 +66,8 @@ export function bindSignOut(rt: Runtime) {
 export type BoundSignOut = ReturnType<typeof bindSignOut>;
 
 export async function handleSignOut(rt: Runtime, machine: BoundSignOut, ctx: RequestContext): Promise<ResponsePlan> {
-  const output = await runFlow(rt, machine, {
-    token: readSessionCookie(rt, ctx),
-    callbackUrl: requestedCallbackUrl(ctx),
-    req: requestFacts(ctx),
-  }, ctx);
+  const input = { token: readSessionCookie(rt, ctx), callbackUrl: requestedCallbackUrl(ctx), req: requestFacts(ctx) };
+  const output = await runFlow(rt, machine, input, ctx);
   for (const failure of output.failures) rt.logger.error("SignOutError", new SignOutError({ cause: failure.error }));
   return { redirect: output.redirectTo || ctx.origin, cookies: [...clearSessionCookies(rt, ctx), ...output.cookies] };
 }
