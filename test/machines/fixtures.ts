@@ -71,29 +71,6 @@ export function emailLink(link: EmailInput, token: string): Resumption<typeof em
   return { value: "awaitingLink", context, event: { type: "link.followed", token, email: link.email, req: link.req } };
 }
 
-import type { WebAuthnContext, WebAuthnCredentialEvent, WebAuthnInput, webauthnMachine } from "../../machines/index.js";
-import { expireCookie } from "../../src/cookies.js";
-
-/**
- * The WebAuthn flow as the callback resumes it: at `awaitingCredential`, with the context the callback
- * handler builds from its request alone (the challenge cookie, if the browser sent one, is cleared on
- * every answer), then sent the browser's credential. `input.req` is the callback's request.
- */
-export function webauthnCredential(
-  input: WebAuthnInput,
-  posted: Omit<WebAuthnCredentialEvent, "type" | "req">,
-): Resumption<typeof webauthnMachine> {
-  const cookie = input.req.cookies.webauthnChallenge;
-  const context: WebAuthnContext = {
-    providerId: input.providerId,
-    req: input.req,
-    challengeCookies: input.req.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
-    sessionCookies: [],
-    events: [],
-  };
-  return { value: "awaitingCredential", context, event: { type: "credential.received", ...posted, req: input.req } };
-}
-
 /** The request ceiling's outcomes, for the machines that count it first (OAuth start, passkey options). */
 export const tooManyRequests: LimitVerdict = { allowed: false, retryAfter: 7, counts: { requests: 101 }, scope: "requests", limit: "requests" };
 export const limiterDown = new Error("checkRequestLimit: the rate-limit store failed");
