@@ -118,7 +118,7 @@ type Tokens = Record<string, unknown>;
  * Apple posts the person's name, on the first sign-in only, as a JSON `user` field next to the
  * code. It is not signed, so it is offered to `profile()` as `user` and never overrides a claim.
  */
-export function formPostUser(params: CallbackParams): { user?: unknown } {
+function formPostUser(params: CallbackParams): { user?: unknown } {
   const raw = params.user?.[0];
   if (!raw || raw.length > 4096) return {};
   try {
