@@ -3,7 +3,15 @@
  * through to their effects, so one realistic, fixed context is enough; tests compare it by identity),
  * and, for the flows that span two requests, the state the second request restores them in.
  */
-import type { EmailContext, EmailInput, emailMachine, OAuthContext, OAuthInput, oauthMachine } from "../../machines/index.js";
+import type {
+  CallbackParams,
+  EmailContext,
+  EmailInput,
+  emailMachine,
+  OAuthContext,
+  OAuthInput,
+  oauthMachine,
+} from "../../machines/index.js";
 import { defaultCookies } from "../../src/cookies.js";
 import type { AuthAction, RequestContext } from "../../src/request-context.js";
 import type { Resumption } from "./run-actor.js";
@@ -31,26 +39,38 @@ export function requestContext(action: AuthAction, method: "GET" | "POST" = "POS
 
 /**
  * The OAuth flow as the callback resumes it: at `awaitingCallback`, with the context the callback
- * handler builds afresh (nothing of the first request is carried but the check cookies, which
- * `restoreChecks` reads), then sent the provider's answer.
+ * handler builds afresh from the provider's configuration and the callback's request facts (nothing
+ * of the first request is carried but the check cookies, which `restoreChecks` reads), then sent the
+ * provider's answer.
  */
 export function oauthCallback(
   input: OAuthInput & { hasAdapter: boolean },
-  params: URLSearchParams,
+  params: CallbackParams,
 ): Resumption<typeof oauthMachine> {
+  const { callbackUrl: _asked, authorizationParams: _params, ...facts } = input;
   const context: OAuthContext = {
-    providerId: input.providerId,
-    allowDangerousEmailAccountLinking: input.allowDangerousEmailAccountLinking,
-    hasAdapter: input.hasAdapter,
-    req: input.req,
-    callbackUrl: input.req.origin,
+    ...facts,
+    callbackUrl: input.request.origin,
     authorizationParams: {},
     flowCookies: [],
     emailVerified: false,
     sessionCookies: [],
     events: [],
   };
-  return { value: "awaitingCallback", context, event: { type: "callback.received", params, req: input.req } };
+  return { value: "awaitingCallback", context, event: { type: "callback.received", params } };
+}
+
+/**
+ * Whether `value` is data a flow can persist or show: primitives, arrays and plain objects (and the
+ * dates a stored user carries), never a function or a live object (a Request, URLSearchParams, a URL).
+ */
+export function isPlainData(value: unknown): boolean {
+  if (typeof value === "function") return false;
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) return value.every(isPlainData);
+  if (value instanceof Date) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every(isPlainData);
 }
 
 /**
