@@ -4,12 +4,13 @@
  * then runs until `awaitingCallback`, where it waits for an
  * event and runs nothing: the only place it is persisted (its checks, small, encrypted, bound to
  * the provider, short-lived). The callback restores it there and sends `callback.received`; the
- * response is validated (state, iss, PKCE), the code exchanged, the ID token checked, the profile
- * mapped, and the shared sign-in completion issues the session.
+ * response is validated (state, iss, PKCE), the code exchanged (by the standard grant or the
+ * provider's own request), the ID token checked, the profile read (from the ID token's claims or a
+ * userinfo request) and mapped, and the shared sign-in completion issues the session. What passes
+ * between the steps (tokens, claims, the raw profile) is data in the context.
  */
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, Profile, User } from "../src/types.js";
-import type { RequestContext } from "../src/request-context.js";
 import {
   effect,
   limiterStep,
@@ -17,6 +18,7 @@ import {
   type FlowFailure,
   type LimitVerdict,
   type RateLimitedEvent,
+  type RequestFacts,
   type SetCookie,
 } from "./shared.js";
 import {
@@ -30,19 +32,33 @@ import {
   type SignInCompletionOutput,
 } from "./signin-completion.machine.js";
 
+/**
+ * The provider's answer on the callback (its query, and a form_post's fields), as data: each
+ * parameter with every value it came with, so a repeated one is still refused by validation.
+ */
+export type CallbackParams = Record<string, string[]>;
+
 export interface OAuthInput {
   providerId: string;
+  providerType: "oauth" | "oidc";
   /** The provider's opt-in to linking by email (see the sign-in completion's rules). */
   allowDangerousEmailAccountLinking: boolean;
+  /** OIDC: the profile is the ID token's claims, unless the provider says `idToken: false` (then userinfo). */
+  idTokenProfile: boolean;
+  /** The provider exchanges the code with a request of its own (`token.request`), not the standard grant. */
+  customTokenRequest: boolean;
+  /** The provider reads the profile with a request of its own (`userinfo.request`). */
+  customUserinfoRequest: boolean;
   /** Where the person asked to go afterwards (untrusted until judged by the redirect callback). */
   callbackUrl: string;
   /** Extra authorization request parameters asked for by the application (never the protocol's own). */
   authorizationParams: Record<string, string>;
-  req: RequestContext;
+  /** The request the flow answers (the first one, then the callback). */
+  request: RequestFacts;
 }
 
-/** What the callback hands the machine: the provider's answer and the request it came with. */
-export type OAuthCallbackEvent = { type: "callback.received"; params: URLSearchParams; req: RequestContext };
+/** What the callback hands the machine: the provider's answer. */
+export type OAuthCallbackEvent = { type: "callback.received"; params: CallbackParams };
 
 /** The checks the callback restored from the flow cookies, and where to go afterwards. */
 export interface RestoredChecks {
@@ -54,13 +70,27 @@ export interface RestoredChecks {
   redirectUri: string;
 }
 
+/** What the standard code exchange returns, its answer checked by oauth4webapi. */
+export interface ExchangedTokens {
+  /** The token set, normalised (`token_type` lowercased, `expires_at`). */
+  tokens: Record<string, unknown>;
+  /** The ID token's claims, once checked (issuer, audience, expiry, nonce), when one came. */
+  idTokenClaims?: Record<string, unknown>;
+  /** Whether the provider publishes signing keys (`jwks_uri`): a plain OAuth 2 ID token is then verified too. */
+  keysPublished: boolean;
+}
+
 export interface OAuthContext extends OAuthInput, CompletionResult {
   authorizationUrl?: string;
   /** Cookies to set or clear: the flow cookies on the way out, their removal on the way back. */
   flowCookies: SetCookie[];
-  callbackParams?: URLSearchParams;
+  /** The provider's answer: as it came, then as validation passed it on. */
+  callbackParams?: CallbackParams;
   checks?: RestoredChecks;
   tokens?: Record<string, unknown>;
+  /** The ID token's checked claims: an OIDC profile, and the `sub` a userinfo answer must match. */
+  idTokenClaims?: Record<string, unknown>;
+  /** The profile as the provider gave it, before `profile()` maps it. */
   profile?: Profile;
   user?: User;
   account?: Account;
@@ -81,7 +111,33 @@ export type OAuthOutput =
 
 export type OAuthEmitted = CompletionEvent | RateLimitedEvent;
 
-type Mapped = { user: User; account: Account; emailVerified: boolean };
+type Tokens = Record<string, unknown>;
+
+/**
+ * Apple posts the person's name, on the first sign-in only, as a JSON `user` field next to the
+ * code. It is not signed, so it is offered to `profile()` as `user` and never overrides a claim.
+ */
+function formPostUser(params: CallbackParams): { user?: unknown } {
+  const raw = params.user?.[0];
+  if (!raw || raw.length > 4096) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? { user: parsed } : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The account stored for this sign-in: the picked token fields, named for the provider and the person. */
+function accountOf(context: OAuthContext, fields: Record<string, unknown>): Account {
+  const shaped = { ...fields };
+  // token_type is case-insensitive (RFC 6749 §5.1): stored lowercased, whatever account() picked.
+  if (typeof shaped.token_type === "string") shaped.token_type = shaped.token_type.toLowerCase();
+  return { ...shaped, provider: context.providerId, type: context.providerType, providerAccountId: String(context.user!.id) } as Account;
+}
+
+const asCallbackError = ({ event }: { event: { error: unknown } }) => ({ error: event.error, as: "OAuthCallbackError" as const });
+const asItIs = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
 
 export const oauthMachine = setup({
   types: {
@@ -92,29 +148,32 @@ export const oauthMachine = setup({
     emitted: {} as OAuthEmitted,
   },
   actors: {
-    checkRequestLimit: effect<LimitVerdict, { providerId: string; req: RequestContext }>("checkRequestLimit"),
+    checkRequestLimit: effect<LimitVerdict, { providerId: string }>("checkRequestLimit"),
     discoverEndpoints: effect<void, { providerId: string }>("discoverEndpoints"),
     createAuthorizationRequest: effect<
       { url: string; cookies: SetCookie[] },
-      { providerId: string; callbackUrl: string; authorizationParams: Record<string, string>; req: RequestContext }
+      { providerId: string; callbackUrl: string; authorizationParams: Record<string, string> }
     >("createAuthorizationRequest"),
     restoreChecks: effect<
       { checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string },
-      { providerId: string; req: RequestContext }
+      { providerId: string }
     >("restoreChecks"),
-    validateCallback: effect<
-      URLSearchParams,
-      { providerId: string; params: URLSearchParams; checks: RestoredChecks }
-    >("validateCallback"),
-    exchangeCode: effect<
-      Record<string, unknown>,
-      { providerId: string; callbackParams: URLSearchParams; checks: RestoredChecks }
-    >("exchangeCode"),
-    fetchProfile: effect<
-      Profile,
-      { providerId: string; tokens: Record<string, unknown>; callbackParams: URLSearchParams }
-    >("fetchProfile"),
-    mapProfile: effect<Mapped, { providerId: string; profile: Profile; tokens: Record<string, unknown> }>("mapProfile"),
+    validateCallback: effect<CallbackParams, { providerId: string; params: CallbackParams; checks: RestoredChecks }>(
+      "validateCallback",
+    ),
+    exchangeCode: effect<ExchangedTokens, { providerId: string; callbackParams: CallbackParams; checks: RestoredChecks }>(
+      "exchangeCode",
+    ),
+    exchangeCodeCustom: effect<Tokens, { providerId: string; callbackParams: CallbackParams; checks: RestoredChecks }>(
+      "exchangeCodeCustom",
+    ),
+    checkIdToken: effect<Record<string, unknown>, { providerId: string; tokens: Tokens; nonce?: string }>("checkIdToken"),
+    verifyIdToken: effect<void, { providerId: string; idToken: string }>("verifyIdToken"),
+    fetchUserinfoCustom: effect<Profile, { providerId: string; tokens: Tokens }>("fetchUserinfoCustom"),
+    fetchOidcUserinfo: effect<Profile, { providerId: string; tokens: Tokens; subject?: string }>("fetchOidcUserinfo"),
+    fetchUserinfo: effect<Profile, { providerId: string; tokens: Tokens }>("fetchUserinfo"),
+    mapProfile: effect<User, { providerId: string; profile: Profile; tokens: Tokens }>("mapProfile"),
+    pickAccountFields: effect<Record<string, unknown>, { providerId: string; tokens: Tokens }>("pickAccountFields"),
     completeSignIn: signInCompletionMachine,
   },
   actions: {
@@ -128,7 +187,7 @@ export const oauthMachine = setup({
       authorizationUrl: made.url,
       flowCookies: made.cookies,
     })),
-    takeCallback: assign((_, event: OAuthCallbackEvent) => ({ callbackParams: event.params, req: event.req })),
+    takeCallback: assign((_, event: OAuthCallbackEvent) => ({ callbackParams: event.params })),
     rememberChecks: assign(
       (_, restored: { checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string }) => ({
         checks: restored.checks,
@@ -138,10 +197,23 @@ export const oauthMachine = setup({
         ...(restored.currentUserId ? { currentUserId: restored.currentUserId } : {}),
       }),
     ),
-    rememberValidatedParams: assign((_, callbackParams: URLSearchParams) => ({ callbackParams })),
-    rememberTokens: assign((_, tokens: Record<string, unknown>) => ({ tokens })),
+    rememberValidatedParams: assign((_, callbackParams: CallbackParams) => ({ callbackParams })),
+    rememberExchange: assign((_, exchanged: ExchangedTokens) => ({
+      tokens: exchanged.tokens,
+      ...(exchanged.idTokenClaims ? { idTokenClaims: exchanged.idTokenClaims } : {}),
+    })),
+    rememberTokens: assign((_, tokens: Tokens) => ({ tokens })),
+    rememberIdTokenClaims: assign((_, idTokenClaims: Record<string, unknown>) => ({ idTokenClaims })),
+    readIdTokenProfile: assign(({ context }) => ({
+      profile: { ...context.idTokenClaims, ...formPostUser(context.callbackParams ?? {}) } as Profile,
+    })),
     rememberProfile: assign((_, profile: Profile) => ({ profile })),
-    rememberUser: assign((_, mapped: Mapped) => mapped),
+    rememberUser: assign(({ context }, user: User) => {
+      // Some providers (Apple) send the flag as a string.
+      const verified: unknown = context.profile!.email_verified;
+      return { user, emailVerified: verified === true || verified === "true" };
+    }),
+    rememberAccount: assign(({ context }, fields: Record<string, unknown>) => ({ account: accountOf(context, fields) })),
     rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
     announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
   },
@@ -149,6 +221,17 @@ export const oauthMachine = setup({
     completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
     completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
+    customTokenRequest: ({ context }) => context.customTokenRequest,
+    // OIDC: the ID token's signature is always checked. A plain OAuth 2 provider's ID token is not
+    // used for the profile; it is checked when the provider publishes its keys.
+    idTokenToVerify: ({ context }, exchanged: ExchangedTokens) =>
+      typeof exchanged.tokens.id_token === "string" && (context.providerType === "oidc" || exchanged.keysPublished),
+    // A custom exchange must not skip the ID token's checks: they run on what it returned.
+    oidcIdTokenReturned: ({ context }, tokens: Tokens) => context.providerType === "oidc" && typeof tokens.id_token === "string",
+    idTokenHasProfile: ({ context }) =>
+      context.providerType === "oidc" && context.idTokenProfile && context.idTokenClaims !== undefined,
+    customUserinfoRequest: ({ context }) => context.customUserinfoRequest,
+    oidc: ({ context }) => context.providerType === "oidc",
   },
 }).createMachine({
   id: "oauth",
@@ -164,7 +247,7 @@ export const oauthMachine = setup({
     // The client's request ceiling, before any discovery or authorization request.
     checkingRequestLimit: limiterStep(
       "checkRequestLimit",
-      ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId, req: context.req }),
+      ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId }),
       "discovering",
       "failed",
     ),
@@ -173,7 +256,7 @@ export const oauthMachine = setup({
         src: "discoverEndpoints",
         input: ({ context }) => ({ providerId: context.providerId }),
         onDone: { target: "preparingAuthorization" },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asItIs } },
       },
     },
     preparingAuthorization: {
@@ -183,13 +266,12 @@ export const oauthMachine = setup({
           providerId: context.providerId,
           callbackUrl: context.callbackUrl,
           authorizationParams: context.authorizationParams,
-          req: context.req,
         }),
         onDone: {
           target: "awaitingCallback",
           actions: { type: "rememberAuthorizationRequest", params: ({ event }) => event.output },
         },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asItIs } },
       },
     },
     // The flow rests here between the two requests: no invoke, no timer.
@@ -204,53 +286,135 @@ export const oauthMachine = setup({
     restoringChecks: {
       invoke: {
         src: "restoreChecks",
-        input: ({ context }) => ({ providerId: context.providerId, req: context.req }),
+        input: ({ context }) => ({ providerId: context.providerId }),
         onDone: { target: "validatingCallback", actions: { type: "rememberChecks", params: ({ event }) => event.output } },
-        onError: {
-          target: "failed",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
-        },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
       },
     },
     validatingCallback: {
       invoke: {
         src: "validateCallback",
         input: ({ context }) => ({ providerId: context.providerId, params: context.callbackParams!, checks: context.checks! }),
-        onDone: { target: "exchangingCode", actions: { type: "rememberValidatedParams", params: ({ event }) => event.output } },
-        onError: {
-          target: "failed",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
-        },
+        onDone: [
+          {
+            guard: "customTokenRequest",
+            target: "exchangingCodeCustom",
+            actions: { type: "rememberValidatedParams", params: ({ event }) => event.output },
+          },
+          { target: "exchangingCode", actions: { type: "rememberValidatedParams", params: ({ event }) => event.output } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
       },
     },
+    // The standard grant; oauth4webapi checks the answer, and an ID token's claims and nonce in it.
     exchangingCode: {
       invoke: {
         src: "exchangeCode",
         input: ({ context }) => ({ providerId: context.providerId, callbackParams: context.callbackParams!, checks: context.checks! }),
-        onDone: { target: "fetchingProfile", actions: { type: "rememberTokens", params: ({ event }) => event.output } },
-        onError: {
-          target: "failed",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
-        },
+        onDone: [
+          {
+            guard: { type: "idTokenToVerify", params: ({ event }) => event.output },
+            target: "verifyingIdToken",
+            actions: { type: "rememberExchange", params: ({ event }) => event.output },
+          },
+          { target: "choosingProfileSource", actions: { type: "rememberExchange", params: ({ event }) => event.output } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
       },
     },
-    fetchingProfile: {
+    // The provider's own token request (`token.request`), for providers that do not follow RFC 6749.
+    exchangingCodeCustom: {
       invoke: {
-        src: "fetchProfile",
-        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens!, callbackParams: context.callbackParams! }),
-        onDone: { target: "mappingProfile", actions: { type: "rememberProfile", params: ({ event }) => event.output } },
-        onError: {
-          target: "failed",
-          actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error, as: "OAuthCallbackError" as const }) },
-        },
+        src: "exchangeCodeCustom",
+        input: ({ context }) => ({ providerId: context.providerId, callbackParams: context.callbackParams!, checks: context.checks! }),
+        onDone: [
+          {
+            guard: { type: "oidcIdTokenReturned", params: ({ event }) => event.output },
+            target: "checkingIdToken",
+            actions: { type: "rememberTokens", params: ({ event }) => event.output },
+          },
+          { target: "choosingProfileSource", actions: { type: "rememberTokens", params: ({ event }) => event.output } },
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
       },
     },
+    checkingIdToken: {
+      invoke: {
+        src: "checkIdToken",
+        input: ({ context }) => ({
+          providerId: context.providerId,
+          tokens: context.tokens!,
+          ...(context.checks!.nonce ? { nonce: context.checks!.nonce } : {}),
+        }),
+        onDone: { target: "verifyingIdToken", actions: { type: "rememberIdTokenClaims", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    verifyingIdToken: {
+      invoke: {
+        src: "verifyIdToken",
+        input: ({ context }) => ({ providerId: context.providerId, idToken: context.tokens!.id_token as string }),
+        onDone: { target: "choosingProfileSource" },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    // Where the profile comes from: the ID token's claims, or a userinfo request (the provider's own,
+    // OIDC's with its subject held to the ID token's, or a plain OAuth 2 one).
+    choosingProfileSource: {
+      always: [
+        { guard: "idTokenHasProfile", target: "readingIdToken" },
+        { guard: "customUserinfoRequest", target: "fetchingUserinfoCustom" },
+        { guard: "oidc", target: "fetchingOidcUserinfo" },
+        { target: "fetchingUserinfo" },
+      ],
+    },
+    readingIdToken: {
+      entry: "readIdTokenProfile",
+      always: { target: "mappingProfile" },
+    },
+    fetchingUserinfoCustom: {
+      invoke: {
+        src: "fetchUserinfoCustom",
+        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens! }),
+        onDone: { target: "mappingProfile", actions: { type: "rememberProfile", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    fetchingOidcUserinfo: {
+      invoke: {
+        src: "fetchOidcUserinfo",
+        input: ({ context }) => {
+          const subject = context.idTokenClaims?.sub;
+          return { providerId: context.providerId, tokens: context.tokens!, ...(typeof subject === "string" ? { subject } : {}) };
+        },
+        onDone: { target: "mappingProfile", actions: { type: "rememberProfile", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    fetchingUserinfo: {
+      invoke: {
+        src: "fetchUserinfo",
+        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens! }),
+        onDone: { target: "mappingProfile", actions: { type: "rememberProfile", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    // The application's profile() (or the default): a profile it cannot map keeps its own error.
     mappingProfile: {
       invoke: {
         src: "mapProfile",
         input: ({ context }) => ({ providerId: context.providerId, profile: context.profile!, tokens: context.tokens! }),
-        onDone: { target: "completing", actions: { type: "rememberUser", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onDone: { target: "pickingAccountFields", actions: { type: "rememberUser", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asItIs } },
+      },
+    },
+    // The application's account() (or the default subset): what is stored of the token set.
+    pickingAccountFields: {
+      invoke: {
+        src: "pickAccountFields",
+        input: ({ context }) => ({ providerId: context.providerId, tokens: context.tokens! }),
+        onDone: { target: "completing", actions: { type: "rememberAccount", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: asItIs } },
       },
     },
     completing: completionStep(
@@ -268,7 +432,7 @@ export const oauthMachine = setup({
         hasAdapter: context.hasAdapter,
         ...(context.updatesAccountTokens ? { updatesAccountTokens: true } : {}),
         callbackUrl: context.callbackUrl,
-        req: context.req,
+        req: context.request,
       }),
       "failed",
     ),

@@ -4,11 +4,18 @@
  */
 import { fromEffect } from "./effect.js";
 import * as oauth from "oauth4webapi";
-import { oauthMachine, type OAuthContext } from "../../machines/oauth.machine.js";
+import {
+  oauthMachine,
+  type CallbackParams,
+  type ExchangedTokens,
+  type OAuthCallbackEvent,
+  type OAuthContext,
+  type RestoredChecks,
+} from "../../machines/oauth.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import type { AuthError} from "../errors.js";
-import { InvalidConfiguration, InvalidEndpoints, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
+import { InvalidConfiguration, InvalidEndpoints, OAuthProfileParseError } from "../errors.js";
 import {
   checkCookie,
   checksOf,
@@ -29,16 +36,18 @@ import {
 } from "../oauth/client.js";
 import type { OAuthProviderConfig, TokenSet } from "../providers/oauth-types.js";
 import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { currentUser } from "../session/current-user.js";
 import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./failure.js";
-import { runMachine } from "./run.js";
+import { requestOf, runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import { signInAnswer, type SignInAnswer } from "./outcome.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
+import { callbackParamsOf, searchParamsOf } from "../oauth/callback-params.js";
+import { fetchOAuthUserinfo, fetchOidcUserinfo } from "../oauth/userinfo.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
 const RESERVED_PARAMS = new Set([
@@ -95,17 +104,25 @@ export function normaliseTokens(raw: Record<string, unknown>, now: number): Toke
 
 export function bindOAuth(rt: Runtime) {
   const { serverOf, verifyIdTokenSignature } = providerServers(rt);
-  const idTokenClaims = new WeakMap<object, oauth.IDToken>();
+
+  /** The provider's answer as oauth4webapi validates it (iss, state, no error): the only form its code exchange takes. */
+  async function validatedAnswer(provider: OAuthProviderConfig, params: CallbackParams, checks: RestoredChecks): Promise<URLSearchParams> {
+    const as = await serverOf(provider);
+    const answer = searchParamsOf(params);
+    // A provider with no known issuer cannot be held to RFC 9207's `iss`; one with an issuer must match.
+    if (as.issuer === UNKNOWN_ISSUER) answer.delete("iss");
+    return oauth.validateAuthResponse(as, clientOf(provider), answer, checks.state ?? oauth.skipStateCheck);
+  }
 
   return oauthMachine.provide({
     actors: {
-      checkRequestLimit: fromEffect(({ input }) => checkRequest(rt.rateLimit, input.req.request, rt.logger)),
+      checkRequestLimit: fromEffect(({ system }) => checkRequest(rt.rateLimit, requestOf(system).request, rt.logger)),
       discoverEndpoints: fromEffect(async ({ input }) => {
         await serverOf(oauthProvider(rt, input.providerId));
       }),
 
-      createAuthorizationRequest: fromEffect(async ({ input }) => {
-        const { req } = input;
+      createAuthorizationRequest: fromEffect(async ({ input, system }) => {
+        const req = requestOf(system);
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const client = clientOf(provider);
@@ -151,8 +168,8 @@ export function bindOAuth(rt: Runtime) {
         return { url: url.href, cookies };
       }),
 
-      restoreChecks: fromEffect(async ({ input }) => {
-        const { req } = input;
+      restoreChecks: fromEffect(async ({ input, system }) => {
+        const req = requestOf(system);
         const provider = oauthProvider(rt, input.providerId);
         const checks = checksOf(rt, provider, await serverOf(provider));
         const restored = {
@@ -166,50 +183,23 @@ export function bindOAuth(rt: Runtime) {
         return { checks: restored, clearCookies: clearChecks(req), ...(currentUserId ? { currentUserId } : {}) };
       }),
 
-      validateCallback: fromEffect(async ({ input }) => {
-        const provider = oauthProvider(rt, input.providerId);
-        const as = await serverOf(provider);
-        const params = new URLSearchParams(input.params);
-        // A provider with no known issuer cannot be held to RFC 9207's `iss`; one with an issuer must match.
-        if (as.issuer === UNKNOWN_ISSUER) params.delete("iss");
-        return oauth.validateAuthResponse(as, clientOf(provider), params, input.checks.state ?? oauth.skipStateCheck);
-      }),
+      validateCallback: fromEffect(async ({ input }) =>
+        callbackParamsOf(await validatedAnswer(oauthProvider(rt, input.providerId), input.params, input.checks)),
+      ),
 
-      exchangeCode: fromEffect(async ({ input }) => {
+      exchangeCode: fromEffect(async ({ input }): Promise<ExchangedTokens> => {
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const { checks } = input;
-        const custom = typeof provider.token === "object" ? provider.token.request : undefined;
-        if (custom) {
-          const { tokens: answered } = await custom({
-            provider,
-            fetch: fetchOf(provider),
-            params: input.callbackParams,
-            ...(checks.codeVerifier ? { codeVerifier: checks.codeVerifier } : {}),
-            redirectUri: checks.redirectUri,
-          });
-          const tokens = normaliseTokens(answered, Date.now());
-          // A custom exchange must not skip the ID token's checks: run them on what it returned.
-          if (provider.type === "oidc" && typeof tokens.id_token === "string") {
-            const response = Response.json({ token_type: "bearer", ...answered });
-            const server = await idTokenServer(provider, as, response);
-            const result = await oauth.processAuthorizationCodeResponse(server, clientOf(provider), response, {
-              expectedNonce: checks.nonce ?? oauth.expectNoNonce,
-              requireIdToken: true,
-            });
-            await verifyIdTokenSignature(provider, server, tokens.id_token);
-            const claims = oauth.getValidatedIdTokenClaims(result);
-            if (claims) idTokenClaims.set(tokens, claims);
-          }
-          return tokens;
-        }
         const client = clientOf(provider);
         const extra = endpointParams(provider.token);
+        // oauth4webapi exchanges only an answer it validated itself (a marked object, not data): the
+        // validated answer kept in the context is validated again, to the same result.
         const response = await oauth.authorizationCodeGrantRequest(
           as,
           client,
           await clientAuthOf(provider),
-          input.callbackParams,
+          await validatedAnswer(provider, input.callbackParams, checks),
           checks.redirectUri,
           checks.codeVerifier ?? oauth.nopkce,
           { ...httpOptions(provider, as.token_endpoint), ...(Object.keys(extra).length ? { additionalParameters: extra } : {}) },
@@ -218,69 +208,80 @@ export function bindOAuth(rt: Runtime) {
           expectedNonce: checks.nonce ?? oauth.expectNoNonce,
           requireIdToken: provider.type === "oidc",
         });
-        // OIDC: the ID token's signature is always checked. A plain OAuth 2 provider's ID token is
-        // not used for the profile; it is checked when the provider's JWKS is known.
-        if (result.id_token && (provider.type === "oidc" || as.jwks_uri)) {
-          await verifyIdTokenSignature(provider, as, result.id_token);
-        }
-        const tokens = normaliseTokens(result as unknown as Record<string, unknown>, Date.now());
         const claims = oauth.getValidatedIdTokenClaims(result);
-        if (claims) idTokenClaims.set(tokens, claims);
-        return tokens;
+        return {
+          tokens: normaliseTokens(result as unknown as Record<string, unknown>, Date.now()),
+          ...(claims ? { idTokenClaims: { ...claims } } : {}),
+          keysPublished: Boolean(as.jwks_uri),
+        };
       }),
 
-      fetchProfile: fromEffect(async ({ input }) => {
+      exchangeCodeCustom: fromEffect(async ({ input }) => {
         const provider = oauthProvider(rt, input.providerId);
-        const tokens = input.tokens as TokenSet;
-        const claims = idTokenClaims.get(input.tokens);
-        if (provider.type === "oidc" && provider.idToken !== false && claims) {
-          return { ...claims, ...formPostUser(input.callbackParams) } as Profile;
-        }
-        const custom = typeof provider.userinfo === "object" ? provider.userinfo.request : undefined;
-        if (custom) return custom({ provider, fetch: fetchOf(provider), tokens });
-        const as = await serverOf(provider);
-        if (!as.userinfo_endpoint) throw new OAuthCallbackError(`${provider.id} has no userinfo endpoint to read the profile from.`);
-        if (!tokens.access_token) throw new OAuthCallbackError("The token response carried no access token.");
-        if (provider.type === "oidc") {
-          const response = await oauth.userInfoRequest(as, clientOf(provider), tokens.access_token, httpOptions(provider, as.userinfo_endpoint));
-          return (await oauth.processUserInfoResponse(as, clientOf(provider), claims?.sub ?? oauth.skipSubjectCheck, response)) as Profile;
-        }
-        const url = new URL(as.userinfo_endpoint);
-        for (const [key, value] of Object.entries(endpointParams(provider.userinfo))) url.searchParams.set(key, value);
-        const response = await fetchOf(provider)(url.href, {
-          headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" },
+        const { checks } = input;
+        const custom = typeof provider.token === "object" ? provider.token?.request : undefined;
+        if (!custom) throw new InvalidConfiguration(`${provider.id} has no token request of its own.`);
+        const { tokens } = await custom({
+          provider,
+          fetch: fetchOf(provider),
+          params: searchParamsOf(input.callbackParams),
+          ...(checks.codeVerifier ? { codeVerifier: checks.codeVerifier } : {}),
+          redirectUri: checks.redirectUri,
         });
-        if (!response.ok) throw new OAuthCallbackError(`The userinfo endpoint answered ${response.status}.`);
-        const body = (await response.json()) as unknown;
-        if (!body || typeof body !== "object") throw new OAuthCallbackError("The userinfo endpoint did not answer a JSON object.");
-        return body as Profile;
+        return normaliseTokens(tokens, Date.now());
       }),
 
-      mapProfile: fromEffect(async ({ input }) => {
+      // What a custom exchange returned is held to the ID token checks the standard grant runs.
+      checkIdToken: fromEffect(async ({ input }): Promise<Record<string, unknown>> => {
         const provider = oauthProvider(rt, input.providerId);
-        const tokens = input.tokens as TokenSet;
+        const response = Response.json({ token_type: "bearer", ...input.tokens });
+        const server = await idTokenServer(provider, await serverOf(provider), response);
+        const result = await oauth.processAuthorizationCodeResponse(server, clientOf(provider), response, {
+          expectedNonce: input.nonce ?? oauth.expectNoNonce,
+          requireIdToken: true,
+        });
+        return { ...oauth.getValidatedIdTokenClaims(result)! };
+      }),
+
+      verifyIdToken: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        await verifyIdTokenSignature(provider, await serverOf(provider), input.idToken);
+      }),
+
+      fetchUserinfoCustom: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const custom = typeof provider.userinfo === "object" ? provider.userinfo?.request : undefined;
+        if (!custom) throw new InvalidConfiguration(`${provider.id} has no userinfo request of its own.`);
+        return custom({ provider, fetch: fetchOf(provider), tokens: input.tokens as TokenSet });
+      }),
+      fetchOidcUserinfo: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const subject = input.subject === undefined ? {} : { subject: input.subject };
+        return fetchOidcUserinfo(provider, await serverOf(provider), input.tokens as TokenSet, subject);
+      }),
+      fetchUserinfo: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        return fetchOAuthUserinfo(provider, await serverOf(provider), input.tokens as TokenSet);
+      }),
+
+      mapProfile: fromEffect(async ({ input }): Promise<User> => {
+        const provider = oauthProvider(rt, input.providerId);
         let user: User;
         try {
-          user = provider.profile ? await provider.profile(input.profile as never, tokens) : defaultProfile(input.profile);
+          user = provider.profile ? await provider.profile(input.profile as never, input.tokens as TokenSet) : defaultProfile(input.profile);
         } catch (error) {
           throw new OAuthProfileParseError(`The profile() of ${provider.id} threw.`, { cause: error });
         }
         if (!user || typeof user !== "object" || user.id === undefined || user.id === null || String(user.id) === "") {
           throw new OAuthProfileParseError(`The profile of ${provider.id} has no id.`);
         }
-        user = { ...user, id: String(user.id) };
+        return { ...user, id: String(user.id) };
+      }),
+      pickAccountFields: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        const tokens = input.tokens as TokenSet;
         const picked = provider.account ? provider.account(tokens) : defaultAccountFields(tokens);
-        const fields: Record<string, unknown> = { ...(picked ?? {}) };
-        if (typeof fields.token_type === "string") fields.token_type = fields.token_type.toLowerCase();
-        const account = {
-          ...fields,
-          provider: provider.id,
-          type: provider.type,
-          providerAccountId: user.id!,
-        } as Account;
-        // Some providers (Apple) send the flag as a string.
-        const verified: unknown = input.profile.email_verified;
-        return { user, account, emailVerified: verified === true || verified === "true" };
+        return { ...(picked ?? {}) };
       }),
 
       completeSignIn: bindSignInCompletion(rt),
@@ -288,30 +289,19 @@ export function bindOAuth(rt: Runtime) {
   });
 }
 
-/**
- * Apple posts the person's name, on the first sign-in only, as a JSON `user` field next to the
- * code. It is not signed, so it is offered to `profile()` as `user` and never overrides a claim.
- */
-function formPostUser(params: URLSearchParams): { user?: unknown } {
-  const raw = params.get("user");
-  if (!raw || raw.length > 4096) return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? { user: parsed } : {};
-  } catch {
-    return {};
-  }
-}
-
 export type BoundOAuth = ReturnType<typeof bindOAuth>;
 
 function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig) {
   return {
     providerId: provider.id,
+    providerType: provider.type,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking ?? false,
+    idTokenProfile: provider.type === "oidc" && provider.idToken !== false,
+    customTokenRequest: typeof provider.token === "object" && typeof provider.token?.request === "function",
+    customUserinfoRequest: typeof provider.userinfo === "object" && typeof provider.userinfo?.request === "function",
     hasAdapter: rt.adapter !== undefined,
     updatesAccountTokens: rt.federation.storesTokens,
-    req: ctx,
+    request: requestFacts(ctx),
   };
 }
 
@@ -332,7 +322,7 @@ export async function handleOAuthSignIn(
       callbackUrl: requestedCallbackUrl(ctx),
       authorizationParams,
     },
-    { until: "awaitingCallback" },
+    { until: "awaitingCallback", request: ctx },
   );
   if (!result.done) {
     const context = result.context as OAuthContext;
@@ -372,10 +362,8 @@ export async function handleOAuthCallback(
     sessionCookies: [],
     events: [],
   };
-  const result = await runMachine(rt, machine, undefined, {
-    resume: { value: "awaitingCallback", context, event: { type: "callback.received", params, req: ctx } as never },
-    request: ctx,
-  });
+  const event: OAuthCallbackEvent = { type: "callback.received", params: callbackParamsOf(params) };
+  const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCallback", context, event }, request: ctx });
   if (!result.done) throw new Error("The OAuth flow stopped before its end.");
   const output = result.output;
   // A signed-in browser forgets the callback URL it remembered for this sign-in.

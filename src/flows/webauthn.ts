@@ -1,8 +1,10 @@
 /**
  * GET /webauthn-options/:provider and POST /callback/:provider for passkeys: the effects of the
- * WebAuthn machine on @simplewebauthn/server. The relying party is the trusted request URL's host
- * and origin; the challenge works once (recorded in the store and consumed on use) and only for the
- * provider and action it was minted for; a counter that goes backwards is a cloned authenticator.
+ * WebAuthn machine on @simplewebauthn/server and the store, each doing one thing (the machine makes
+ * every choice between them). The relying party is the trusted request URL's host and origin; the
+ * challenge works once (recorded in the store and consumed on use) and only for the provider and
+ * action it was minted for; a counter that goes backwards is a cloned authenticator. The machine holds
+ * plain data: effects that need the live request (cookie names, the session cookie) use `requestOf`.
  */
 // Types only: the functions come with the provider (`provider.simpleWebAuthn`), so the handler's
 // module graph never reaches @simplewebauthn/server unless a configuration lists a passkey provider.
@@ -11,8 +13,14 @@ import type {
   AuthenticatorTransport as AuthenticatorTransportFuture,
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { fromPromise } from "xstate";
-import { webauthnMachine, type WebAuthnContext } from "../../machines/webauthn.machine.js";
+import {
+  webauthnMachine,
+  type CeremonyOptions,
+  type PasskeyDescriptor,
+  type VerifiedCredential,
+  type WebAuthnContext,
+  type WebAuthnRefusal,
+} from "../../machines/webauthn.machine.js";
 import type { Runtime } from "../config/runtime.js";
 import { expireCookie, type SetCookie } from "../cookies.js";
 import { hashToken } from "../email/token.js";
@@ -23,14 +31,15 @@ import { logAuthError } from "../logger.js";
 import { signInErrorMessage } from "../pages/messages.js";
 import type { SimpleWebAuthn, WebAuthnConfig } from "../providers/webauthn.js";
 import { requestedCallbackUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { Account, AdapterAuthenticator, JWT } from "../types.js";
 import { rateLimitedError, rateLimitedPlan, refusalError } from "./failure.js";
-import type { LimitVerdict } from "../../machines/shared.js";
+import type { FlowFailure, LimitVerdict } from "../../machines/shared.js";
 import { currentUser } from "../session/current-user.js";
-import { runMachine } from "./run.js";
+import { requestOf, runMachine } from "./run.js";
+import { fromEffect } from "./effect.js";
 import { checkRequest } from "../rate-limit/limiter.js";
 import { bindSignInCompletion, type PendingAuthenticator } from "./signin-completion.js";
 import { signInAnswer, type SignInAnswer } from "./outcome.js";
@@ -44,12 +53,12 @@ function webauthnProvider(rt: Runtime, id: string): WebAuthnConfig & { simpleWeb
 }
 
 /** The relying party: from the provider's settings, else the trusted request URL. */
-export function relyingParty(provider: WebAuthnConfig, ctx: RequestContext): { id: string; name: string; origin: string } {
-  const url = new URL(ctx.origin);
+export function relyingParty(provider: WebAuthnConfig, origin: string): { id: string; name: string; origin: string } {
+  const url = new URL(origin);
   return {
     id: provider.relayingParty?.id ?? url.hostname,
     name: provider.relayingParty?.name ?? url.host,
-    origin: provider.relayingParty?.origin ?? ctx.origin,
+    origin: provider.relayingParty?.origin ?? origin,
   };
 }
 
@@ -71,8 +80,11 @@ function transportsOf(stored: string | null | undefined): AuthenticatorTransport
 }
 
 /** Stored authenticators as the browser names them in `allowCredentials` / `excludeCredentials`. */
-function described(stored: AdapterAuthenticator[]): Array<{ id: string; transports: AuthenticatorTransportFuture[] | undefined }> {
-  return stored.map((a) => ({ id: browserCredentialId(a.credentialID), transports: transportsOf(a.transports) }));
+function described(stored: AdapterAuthenticator[]): PasskeyDescriptor[] {
+  return stored.map((a) => {
+    const transports = transportsOf(a.transports);
+    return { id: browserCredentialId(a.credentialID), ...(transports ? { transports } : {}) };
+  });
 }
 
 /** The stored authenticator a posted credential id names, under either spelling (see credential-id.ts). */
@@ -89,82 +101,90 @@ async function challengeRecord(rt: Runtime, providerId: string, challenge: strin
   return { identifier: `appauth:webauthn-challenge:${providerId}`, token: await hashToken(challenge, rt.secrets[0]!) };
 }
 
+/** How long a challenge works, in seconds: the provider's setting, else five minutes. */
+function challengeMaxAge(rt: Runtime, providerId: string): number {
+  return webauthnProvider(rt, providerId).challengeMaxAge ?? 300;
+}
+
+/** The browser's descriptors as the library takes them. */
+function asDescriptors(passkeys: PasskeyDescriptor[]): Array<{ id: string; transports: AuthenticatorTransportFuture[] | undefined }> {
+  return passkeys.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] | undefined }));
+}
+
+/** The refusals the machine decides itself, worded as the errors the browser and the log see. */
+const refusals: Record<WebAuthnRefusal, () => WebAuthnVerificationError> = {
+  noAddressToRegister: () => new WebAuthnVerificationError("Registering a passkey needs an email address or a signed-in user."),
+  noCredentialPosted: () => new WebAuthnVerificationError("No credential was posted."),
+  signedInUserChanged: () => new WebAuthnVerificationError("The signed-in user changed during the passkey ceremony."),
+  unknownPasskey: () => new UnknownPasskey("This passkey is not known here."),
+  passkeyOwnerGone: () => new WebAuthnVerificationError("The passkey's user no longer exists."),
+};
+
+/** A failure with the machine's own refusal as its error, made the error it names; else as it is. */
+function worded(failure: FlowFailure): FlowFailure {
+  const { error } = failure;
+  return typeof error === "string" && Object.hasOwn(refusals, error) ? { ...failure, error: refusals[error as WebAuthnRefusal]() } : failure;
+}
+
 export function bindWebAuthn(rt: Runtime) {
   return webauthnMachine.provide({
     actors: {
-      checkRequestLimit: fromPromise(({ input }) => checkRequest(rt.rateLimit, input.req.request, rt.logger)),
+      checkRequestLimit: fromEffect(({ system }) => checkRequest(rt.rateLimit, requestOf(system).request, rt.logger)),
       // The address a passkey is registered under becomes a user's address: as strict as an email sign-in's.
-      normalizeEmail: fromPromise(async ({ input }) => normalizeEmail(input.email)),
+      normalizeEmail: fromEffect(async ({ input }) => normalizeEmail(input.email)),
+      findSignedInUser: fromEffect(({ system }) => currentUser(rt, requestOf(system))),
+      findUserByEmail: fromEffect(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
+      findUser: fromEffect(async ({ input }) => requireAdapter(rt).getUser!(input.userId)),
+      listPasskeys: fromEffect(async ({ input }) => described(await requireAdapter(rt).listAuthenticatorsByUserId!(input.userId))),
 
-      decideAction: fromPromise(async ({ input }) => {
-        const currentUserId = await currentUser(rt, input.req);
-        if (currentUserId) return { action: input.requestedAction ?? "register", currentUserId };
-        if (!input.email) return { action: input.requestedAction ?? "authenticate" };
-        const adapter = requireAdapter(rt);
-        const owner = await adapter.getUserByEmail!(input.email);
-        if (!owner) return { action: input.requestedAction ?? "register" };
-        // Someone has the address: they sign in with a passkey of theirs; registering is refused by the machine.
-        const action = input.requestedAction ?? ((await adapter.listAuthenticatorsByUserId!(owner.id)).length ? "authenticate" : "register");
-        return { action, emailTaken: true };
+      generateRegistrationOptions: fromEffect(async ({ input }) => {
+        const provider = webauthnProvider(rt, input.providerId);
+        const rp = relyingParty(provider, input.origin);
+        return (await provider.simpleWebAuthn.generateRegistrationOptions({
+          rpName: rp.name,
+          rpID: rp.id,
+          userName: input.userName,
+          userDisplayName: input.userDisplayName,
+          attestationType: "none",
+          excludeCredentials: asDescriptors(input.excludeCredentials),
+          authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        })) as unknown as CeremonyOptions;
       }),
 
-      generateOptions: fromPromise(async ({ input }) => {
+      generateAuthenticationOptions: fromEffect(async ({ input }) => {
         const provider = webauthnProvider(rt, input.providerId);
-        const adapter = requireAdapter(rt);
-        const rp = relyingParty(provider, input.req);
-        let options: { challenge: string };
-        let email: string | undefined;
-        if (input.action === "register") {
-          const user = input.currentUserId ? await adapter.getUser!(input.currentUserId) : null;
-          email = user?.email || input.email;
-          if (!email) throw new WebAuthnVerificationError("Registering a passkey needs an email address or a signed-in user.");
-          const existing = user ? await adapter.listAuthenticatorsByUserId!(user.id) : [];
-          options = await provider.simpleWebAuthn.generateRegistrationOptions({
-            rpName: rp.name,
-            rpID: rp.id,
-            userName: email,
-            userDisplayName: user?.name ?? email,
-            attestationType: "none",
-            excludeCredentials: described(existing),
-            authenticatorSelection: { residentKey: "required", userVerification: "required" },
-          });
-        } else {
-          const user = input.email ? await adapter.getUserByEmail!(input.email) : null;
-          const allowed = user ? await adapter.listAuthenticatorsByUserId!(user.id) : [];
-          options = await provider.simpleWebAuthn.generateAuthenticationOptions({
-            rpID: rp.id,
-            userVerification: "required",
-            allowCredentials: described(allowed),
-          });
-        }
-        const maxAge = provider.challengeMaxAge ?? 300;
-        const record = await challengeRecord(rt, provider.id, options.challenge);
-        await adapter.createVerificationToken!({ ...record, expires: new Date(Date.now() + maxAge * 1000) });
-        const cookie = input.req.cookies.webauthnChallenge;
+        const rp = relyingParty(provider, input.origin);
+        return (await provider.simpleWebAuthn.generateAuthenticationOptions({
+          rpID: rp.id,
+          userVerification: "required",
+          allowCredentials: asDescriptors(input.allowCredentials),
+        })) as unknown as CeremonyOptions;
+      }),
+
+      recordChallenge: fromEffect(async ({ input }) => {
+        const expires = new Date(Date.now() + challengeMaxAge(rt, input.providerId) * 1000);
+        await requireAdapter(rt).createVerificationToken!({ ...(await challengeRecord(rt, input.providerId, input.challenge)), expires });
+      }),
+
+      sealChallenge: fromEffect(async ({ input, system }) => {
+        const cookie = requestOf(system).cookies.webauthnChallenge;
+        const maxAge = challengeMaxAge(rt, input.providerId);
+        const { value, ...minted } = input.challenge;
         const sealed = await encode({
-          token: {
-            v: VERSION,
-            p: provider.id,
-            challenge: options.challenge,
-            action: input.action,
-            ...(email ? { email } : {}),
-            ...(input.currentUserId ? { userId: input.currentUserId } : {}),
-          },
+          token: { v: VERSION, p: input.providerId, challenge: value, ...minted },
           secret: rt.secrets,
           salt: cookie.name,
           maxAge,
         });
         const cookies: SetCookie[] = [{ name: cookie.name, value: sealed, options: { ...cookie.options, maxAge } }];
-        return { options, cookies };
+        return cookies;
       }),
 
-      consumeChallenge: fromPromise(async ({ input }) => {
-        const cookie = input.req.cookies.webauthnChallenge;
-        const clearCookies = input.req.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [];
-        const raw = input.req.jar.get(cookie.name);
-        const payload = raw
+      openChallenge: fromEffect(async ({ input, system }) => {
+        const cookie = requestOf(system).cookies.webauthnChallenge;
+        const payload = input.sealed
           ? await decode<JWT & { v?: unknown; p?: unknown; challenge?: unknown; action?: unknown; email?: unknown; userId?: unknown }>({
-              token: raw,
+              token: input.sealed,
               secret: rt.secrets,
               salt: cookie.name,
             })
@@ -174,62 +194,53 @@ export function bindWebAuthn(rt: Runtime) {
         }
         if (payload.p !== input.providerId) throw new WebAuthnVerificationError("The challenge was minted for another provider.");
         if (payload.action !== "register" && payload.action !== "authenticate") throw new WebAuthnVerificationError("Unknown ceremony.");
-        const used = await requireAdapter(rt).useVerificationToken!(await challengeRecord(rt, input.providerId, payload.challenge));
-        if (!used || used.expires.valueOf() <= Date.now()) {
-          throw new WebAuthnVerificationError("The WebAuthn challenge was already used or has expired.");
-        }
-        const currentUserId = await currentUser(rt, input.req);
-        // The ceremony belongs to whoever was signed in (or nobody) when its options were made.
-        const mintedFor = typeof payload.userId === "string" ? payload.userId : undefined;
-        if (mintedFor !== currentUserId) {
-          throw new WebAuthnVerificationError("The signed-in user changed during the passkey ceremony.");
-        }
         return {
-          challenge: {
-            value: payload.challenge,
-            action: payload.action,
-            ...(typeof payload.email === "string" ? { email: payload.email } : {}),
-            ...(typeof payload.userId === "string" ? { userId: payload.userId } : {}),
-          },
-          clearCookies,
-          ...(currentUserId ? { currentUserId } : {}),
+          value: payload.challenge,
+          action: payload.action,
+          ...(typeof payload.email === "string" ? { email: payload.email } : {}),
+          ...(typeof payload.userId === "string" ? { userId: payload.userId } : {}),
         };
       }),
 
-      verifyAuthentication: fromPromise(async ({ input }) => {
+      consumeChallenge: fromEffect(async ({ input }) => {
+        const used = await requireAdapter(rt).useVerificationToken!(await challengeRecord(rt, input.providerId, input.challenge));
+        if (!used || used.expires.valueOf() <= Date.now()) {
+          throw new WebAuthnVerificationError("The WebAuthn challenge was already used or has expired.");
+        }
+      }),
+
+      findPasskey: fromEffect(({ input }) => findAuthenticator(rt, input.credentialId)),
+
+      verifyAuthentication: fromEffect(async ({ input }) => {
         const provider = webauthnProvider(rt, input.providerId);
-        const adapter = requireAdapter(rt);
-        const response = input.response as AuthenticationResponseJSON;
-        if (!response || typeof response.id !== "string") throw new WebAuthnVerificationError("No credential was posted.");
-        const authenticator = await findAuthenticator(rt, response.id);
-        if (!authenticator) throw new UnknownPasskey("This passkey is not known here.");
-        const rp = relyingParty(provider, input.req);
+        const { passkey } = input;
+        const rp = relyingParty(provider, input.origin);
         const result = await provider.simpleWebAuthn.verifyAuthenticationResponse({
-          response,
+          response: input.response as AuthenticationResponseJSON,
           expectedChallenge: input.challenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.id,
           credential: {
-            id: browserCredentialId(authenticator.credentialID),
-            publicKey: fromBase64(authenticator.credentialPublicKey),
-            counter: authenticator.counter,
-            ...(authenticator.transports ? { transports: transportsOf(authenticator.transports)! } : {}),
+            id: browserCredentialId(passkey.credentialID),
+            publicKey: fromBase64(passkey.credentialPublicKey),
+            counter: passkey.counter,
+            ...(passkey.transports ? { transports: transportsOf(passkey.transports)! } : {}),
           },
           requireUserVerification: true,
         }).catch((error: unknown) => {
           throw new WebAuthnVerificationError("The passkey's answer did not verify.", { cause: error });
         });
         if (!result.verified) throw new WebAuthnVerificationError("The passkey's answer did not verify.");
-        await adapter.updateAuthenticatorCounter!(authenticator.credentialID, result.authenticationInfo.newCounter);
-        const user = await adapter.getUser!(authenticator.userId);
-        if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists.");
-        const account: Account = { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId };
-        return { user, account, storedUser: user };
+        return result.authenticationInfo.newCounter;
       }),
 
-      verifyRegistration: fromPromise(async ({ input }) => {
+      updatePasskeyCounter: fromEffect(async ({ input }) => {
+        await requireAdapter(rt).updateAuthenticatorCounter!(input.credentialId, input.counter);
+      }),
+
+      verifyRegistration: fromEffect(async ({ input }): Promise<VerifiedCredential> => {
         const provider = webauthnProvider(rt, input.providerId);
-        const rp = relyingParty(provider, input.req);
+        const rp = relyingParty(provider, input.origin);
         const result = await provider.simpleWebAuthn.verifyRegistrationResponse({
           response: input.response as RegistrationResponseJSON,
           expectedChallenge: input.challenge,
@@ -281,9 +292,9 @@ export async function handleWebAuthnOptions(
       providerId: provider.id,
       ...(requested === "register" || requested === "authenticate" ? { requestedAction: requested } : {}),
       ...(email ? { email } : {}),
-      req: ctx,
+      request: requestFacts(ctx),
     },
-    { until: "awaitingCredential" },
+    { until: "awaitingCredential", request: ctx },
   );
   if (!result.done) {
     const context = result.context as WebAuthnContext;
@@ -291,7 +302,7 @@ export async function handleWebAuthnOptions(
   }
   // Refused before any challenge was minted: a typed 400, no cookie, nothing stored.
   const output = result.output;
-  const failure = output.outcome === "refused" ? output.failure : undefined;
+  const failure = output.outcome === "refused" ? worded(output.failure) : undefined;
   if (failure?.as === "RateLimited") return rateLimitedPlan(rt, rateLimitedError(failure.error as LimitVerdict));
   if (failure?.as === "OAuthAccountNotLinked") {
     const message = signInErrorMessage(AccountNotLinked.type);
@@ -324,9 +335,11 @@ export async function handleWebAuthnCallback(
     }
   }
   const cookie = ctx.cookies.webauthnChallenge;
+  const sealed = ctx.jar.get(cookie.name);
   const context: WebAuthnContext = {
     providerId: provider.id,
-    req: ctx,
+    request: requestFacts(ctx),
+    ...(sealed !== undefined ? { sealedChallenge: sealed } : {}),
     // Cleared on every answer, even when the challenge cannot be read.
     challengeCookies: ctx.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
     sessionCookies: [],
@@ -337,12 +350,11 @@ export async function handleWebAuthnCallback(
     action: typeof ctx.body.action === "string" ? ctx.body.action : "",
     response,
     callbackUrl: requestedCallbackUrl(ctx),
-    req: ctx,
   };
   const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingCredential", context, event }, request: ctx });
   if (!result.done) throw new Error("The WebAuthn flow stopped before its end.");
   // A passkey for an address someone else owns is refused as AccountNotLinked.
   return signInAnswer(ctx, result.output, (failure) =>
-    failure.as === "OAuthAccountNotLinked" ? new AccountNotLinked("That email belongs to another account.") : refusalError(failure),
+    failure.as === "OAuthAccountNotLinked" ? new AccountNotLinked("That email belongs to another account.") : refusalError(worded(failure)),
   );
 }

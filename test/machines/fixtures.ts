@@ -1,12 +1,17 @@
 /**
  * What a machine test hands to its machine: the request (machines only pass it through to their
  * effects, so one realistic, fixed value is enough; tests compare it by identity), and, for the flows
- * that span two requests, the state the second request restores them in. Converted machines take the
- * request's plain facts (`facts`); the others still take the routing context (`requestContext`).
+ * that span two requests, the state the second request restores them in.
  */
-import type { EmailContext, EmailInput, emailMachine, OAuthContext, OAuthInput, oauthMachine } from "../../machines/index.js";
-import { defaultCookies } from "../../src/cookies.js";
-import type { AuthAction, RequestContext } from "../../src/request-context.js";
+import type {
+  CallbackParams,
+  EmailContext,
+  EmailInput,
+  emailMachine,
+  OAuthContext,
+  OAuthInput,
+  oauthMachine,
+} from "../../machines/index.js";
 import type { Resumption } from "./run-actor.js";
 import type { LimitVerdict, RequestFacts } from "../../machines/index.js";
 import { returns, throws } from "./effect-paths.js";
@@ -16,47 +21,40 @@ export function facts(origin = "https://app.example"): RequestFacts {
   return { origin, baseUrl: `${origin}/auth`, secure: origin.startsWith("https:") };
 }
 
-export function requestContext(action: AuthAction, method: "GET" | "POST" = "POST"): RequestContext {
-  const origin = "https://app.example";
-  const url = new URL(`${origin}/auth/${action}`);
-  return {
-    request: new Request(url, { method }),
-    method,
-    action,
-    url,
-    origin,
-    baseUrl: `${origin}/auth`,
-    query: url.searchParams,
-    body: {},
-    jar: new Map(),
-    cookies: defaultCookies(true),
-    secure: true,
-    returnRedirect: false,
-  };
-}
-
 /**
  * The OAuth flow as the callback resumes it: at `awaitingCallback`, with the context the callback
- * handler builds afresh (nothing of the first request is carried but the check cookies, which
- * `restoreChecks` reads), then sent the provider's answer.
+ * handler builds afresh from the provider's configuration and the callback's request facts (nothing
+ * of the first request is carried but the check cookies, which `restoreChecks` reads), then sent the
+ * provider's answer.
  */
 export function oauthCallback(
   input: OAuthInput & { hasAdapter: boolean },
-  params: URLSearchParams,
+  params: CallbackParams,
 ): Resumption<typeof oauthMachine> {
+  const { callbackUrl: _asked, authorizationParams: _params, ...facts } = input;
   const context: OAuthContext = {
-    providerId: input.providerId,
-    allowDangerousEmailAccountLinking: input.allowDangerousEmailAccountLinking,
-    hasAdapter: input.hasAdapter,
-    req: input.req,
-    callbackUrl: input.req.origin,
+    ...facts,
+    callbackUrl: input.request.origin,
     authorizationParams: {},
     flowCookies: [],
     emailVerified: false,
     sessionCookies: [],
     events: [],
   };
-  return { value: "awaitingCallback", context, event: { type: "callback.received", params, req: input.req } };
+  return { value: "awaitingCallback", context, event: { type: "callback.received", params } };
+}
+
+/**
+ * Whether `value` is data a flow can persist or show: primitives, arrays and plain objects (and the
+ * dates a stored user carries), never a function or a live object (a Request, URLSearchParams, a URL).
+ */
+export function isPlainData(value: unknown): boolean {
+  if (typeof value === "function") return false;
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) return value.every(isPlainData);
+  if (value instanceof Date) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every(isPlainData);
 }
 
 /**
@@ -75,29 +73,6 @@ export function emailLink(link: EmailInput, token: string): Resumption<typeof em
     events: [],
   };
   return { value: "awaitingLink", context, event: { type: "link.followed", token, email: link.email, req: link.req } };
-}
-
-import type { WebAuthnContext, WebAuthnCredentialEvent, WebAuthnInput, webauthnMachine } from "../../machines/index.js";
-import { expireCookie } from "../../src/cookies.js";
-
-/**
- * The WebAuthn flow as the callback resumes it: at `awaitingCredential`, with the context the callback
- * handler builds from its request alone (the challenge cookie, if the browser sent one, is cleared on
- * every answer), then sent the browser's credential. `input.req` is the callback's request.
- */
-export function webauthnCredential(
-  input: WebAuthnInput,
-  posted: Omit<WebAuthnCredentialEvent, "type" | "req">,
-): Resumption<typeof webauthnMachine> {
-  const cookie = input.req.cookies.webauthnChallenge;
-  const context: WebAuthnContext = {
-    providerId: input.providerId,
-    req: input.req,
-    challengeCookies: input.req.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],
-    sessionCookies: [],
-    events: [],
-  };
-  return { value: "awaitingCredential", context, event: { type: "credential.received", ...posted, req: input.req } };
 }
 
 /** The request ceiling's outcomes, for the machines that count it first (OAuth start, passkey options). */

@@ -1,11 +1,20 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { oauthMachine, type OAuthContext, type OAuthInput, type RestoredChecks, type LimitVerdict } from "../../machines/index.js";
+import {
+  oauthMachine,
+  type CallbackParams,
+  type ExchangedTokens,
+  type LimitVerdict,
+  type OAuthContext,
+  type OAuthInput,
+  type RestoredChecks,
+} from "../../machines/index.js";
+import type { RequestFacts } from "../../machines/shared.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { AccessDenied, OAuthProfileParseError } from "../../src/errors.js";
 import type { Account, Profile, User } from "../../src/types.js";
 import { ada, completionIn, grace, newUserFrom, sessionCookies, type World } from "./completion-world.js";
-import { oauthCallback, requestContext } from "./fixtures.js";
+import { isPlainData, oauthCallback } from "./fixtures.js";
 import { runActor } from "./run-actor.js";
 
 const authorizationUrl = "https://github.example/login/oauth/authorize?client_id=app&code_challenge=abc";
@@ -20,33 +29,50 @@ const checks: RestoredChecks = {
   callbackUrl: "https://app.example/dashboard",
   redirectUri: "https://app.example/auth/callback/github",
 };
-const answer = new URLSearchParams({ code: "code-1", state: "state-1", iss: "https://github.example" });
-const validated = new URLSearchParams({ code: "code-1" });
+const answer: CallbackParams = { code: ["code-1"], state: ["state-1"], iss: ["https://github.example"] };
+const validated: CallbackParams = { code: ["code-1"] };
 const tokens = { access_token: "gho_token", token_type: "bearer" };
 const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", email: "ada.l@example.com", email_verified: true };
 const providerUser: User = { id: "4711", name: "Ada L.", email: "ada.l@example.com" };
 const account: Account = { provider: "github", providerAccountId: "4711", type: "oauth", access_token: "gho_token" };
 
+const signInFacts: RequestFacts = { origin: "https://app.example", baseUrl: "https://app.example/auth", secure: true };
+const callbackFacts: RequestFacts = { ...signInFacts };
 const signIn: OAuthInput & { hasAdapter: boolean } = {
   providerId: "github",
+  providerType: "oauth",
   allowDangerousEmailAccountLinking: false,
+  idTokenProfile: false,
+  customTokenRequest: false,
+  customUserinfoRequest: false,
   callbackUrl: "/dashboard",
   authorizationParams: { prompt: "consent" },
   hasAdapter: true,
-  req: requestContext("signin"),
+  request: signInFacts,
 };
-const callbackReq = requestContext("callback", "GET");
 const nobodyKnown: World = { accountOwner: null, emailOwner: null, signIn: { returns: true } };
+
+/** An OpenID Connect provider whose profile is its ID token's claims. */
+const oidc: Partial<OAuthInput> = { providerId: "acme", providerType: "oidc", idTokenProfile: true };
+const idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmVk";
+const claims = { iss: "https://id.acme.example", sub: "ada", aud: "app", email: "ada@example.com", email_verified: "true" };
+const oidcTokens = { access_token: "at", token_type: "bearer", id_token: idToken };
 
 interface Effects {
   checkRequestLimit: (input: unknown) => Promise<LimitVerdict>;
   discoverEndpoints: (input: unknown) => Promise<void>;
   createAuthorizationRequest: (input: unknown) => Promise<{ url: string; cookies: SetCookie[] }>;
   restoreChecks: (input: unknown) => Promise<{ checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string }>;
-  validateCallback: (input: unknown) => Promise<URLSearchParams>;
-  exchangeCode: (input: unknown) => Promise<Record<string, unknown>>;
-  fetchProfile: (input: unknown) => Promise<Profile>;
-  mapProfile: (input: unknown) => Promise<{ user: User; account: Account; emailVerified: boolean }>;
+  validateCallback: (input: unknown) => Promise<CallbackParams>;
+  exchangeCode: (input: unknown) => Promise<ExchangedTokens>;
+  exchangeCodeCustom: (input: unknown) => Promise<Record<string, unknown>>;
+  checkIdToken: (input: unknown) => Promise<Record<string, unknown>>;
+  verifyIdToken: (input: unknown) => Promise<void>;
+  fetchUserinfoCustom: (input: unknown) => Promise<Profile>;
+  fetchOidcUserinfo: (input: unknown) => Promise<Profile>;
+  fetchUserinfo: (input: unknown) => Promise<Profile>;
+  mapProfile: (input: { profile: Profile }) => Promise<User>;
+  pickAccountFields: (input: unknown) => Promise<Record<string, unknown>>;
   resolveRedirect: (input: { url: string; isNewUser: boolean }) => Promise<string>;
 }
 
@@ -61,9 +87,15 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
     createAuthorizationRequest: vi.fn(overrides.createAuthorizationRequest ?? (async () => ({ url: authorizationUrl, cookies: flowCookies }))),
     restoreChecks: vi.fn(overrides.restoreChecks ?? (async () => ({ checks, clearCookies }))),
     validateCallback: vi.fn(overrides.validateCallback ?? (async () => validated)),
-    exchangeCode: vi.fn(overrides.exchangeCode ?? (async () => tokens)),
-    fetchProfile: vi.fn(overrides.fetchProfile ?? (async () => profile)),
-    mapProfile: vi.fn(overrides.mapProfile ?? (async () => ({ user: providerUser, account, emailVerified: true }))),
+    exchangeCode: vi.fn(overrides.exchangeCode ?? (async (): Promise<ExchangedTokens> => ({ tokens, keysPublished: false }))),
+    exchangeCodeCustom: vi.fn(overrides.exchangeCodeCustom ?? (async () => tokens)),
+    checkIdToken: vi.fn(overrides.checkIdToken ?? (async () => claims)),
+    verifyIdToken: vi.fn(overrides.verifyIdToken ?? (async () => undefined)),
+    fetchUserinfoCustom: vi.fn(overrides.fetchUserinfoCustom ?? (async () => profile)),
+    fetchOidcUserinfo: vi.fn(overrides.fetchOidcUserinfo ?? (async () => profile)),
+    fetchUserinfo: vi.fn(overrides.fetchUserinfo ?? (async () => profile)),
+    mapProfile: vi.fn(overrides.mapProfile ?? (async () => providerUser)),
+    pickAccountFields: vi.fn(overrides.pickAccountFields ?? (async () => ({ access_token: "gho_token" }))),
     // A new user is welcomed on a page of their own.
     resolveRedirect: vi.fn(
       overrides.resolveRedirect ?? (async ({ url, isNewUser }) => (isNewUser ? "https://app.example/welcome" : url)),
@@ -78,8 +110,14 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       restoreChecks: fromPromise(({ input }) => effects.restoreChecks(input)),
       validateCallback: fromPromise(({ input }) => effects.validateCallback(input)),
       exchangeCode: fromPromise(({ input }) => effects.exchangeCode(input)),
-      fetchProfile: fromPromise(({ input }) => effects.fetchProfile(input)),
+      exchangeCodeCustom: fromPromise(({ input }) => effects.exchangeCodeCustom(input)),
+      checkIdToken: fromPromise(({ input }) => effects.checkIdToken(input)),
+      verifyIdToken: fromPromise(({ input }) => effects.verifyIdToken(input)),
+      fetchUserinfoCustom: fromPromise(({ input }) => effects.fetchUserinfoCustom(input)),
+      fetchOidcUserinfo: fromPromise(({ input }) => effects.fetchOidcUserinfo(input)),
+      fetchUserinfo: fromPromise(({ input }) => effects.fetchUserinfo(input)),
       mapProfile: fromPromise(({ input }) => effects.mapProfile(input)),
+      pickAccountFields: fromPromise(({ input }) => effects.pickAccountFields(input)),
       completeSignIn: completion.machine,
     },
   });
@@ -91,8 +129,11 @@ type Machine = ReturnType<typeof fakes>["machine"];
 /** The first request: up to the redirect to the provider. */
 const redirect = (machine: Machine) => runActor(machine, signIn, { until: "awaitingCallback" });
 /** The second request: restored at awaitingCallback and handed the provider's answer. */
-const callback = (machine: Machine, input: Partial<OAuthInput & { hasAdapter: boolean }> = {}) =>
-  runActor(machine, undefined, { resume: oauthCallback({ ...signIn, req: callbackReq, ...input }, answer) });
+const callback = (machine: Machine, input: Partial<OAuthInput & { hasAdapter: boolean }> = {}, params: CallbackParams = answer) =>
+  runActor(machine, undefined, { resume: oauthCallback({ ...signIn, request: callbackFacts, ...input }, params) });
+
+/** The profile source effects, none of which runs when the ID token carries the profile. */
+const userinfoEffects = ["fetchUserinfoCustom", "fetchOidcUserinfo", "fetchUserinfo"] as const;
 
 describe("OAuth machine", () => {
   it("the first request makes the authorization request and rests in awaitingCallback with its URL and cookies, deciding nothing", async () => {
@@ -108,10 +149,17 @@ describe("OAuth machine", () => {
       providerId: "github",
       callbackUrl: "/dashboard",
       authorizationParams: { prompt: "consent" },
-      req: signIn.req,
     });
     expect(effects.restoreChecks).not.toHaveBeenCalled();
     expect(emitted).toEqual([]);
+  });
+
+  it("rests between the requests with a context that is plain data: it survives JSON unchanged", async () => {
+    const { machine } = fakes();
+    const { context } = await redirect(machine);
+    expect(JSON.parse(JSON.stringify(context))).toEqual(context);
+    expect(isPlainData(context)).toBe(true);
+    expect((context as OAuthContext).request).toEqual(signInFacts);
   });
 
   it("awaitingCallback, where the flow is persisted between the requests, invokes nothing and starts no timer", () => {
@@ -130,23 +178,110 @@ describe("OAuth machine", () => {
     expect(effects.createAuthorizationRequest).not.toHaveBeenCalled();
   });
 
-  it("the callback reads the checks from its request, validates the raw answer against them, and exchanges only what validation returned", async () => {
+  it("the callback reads the checks, validates the raw answer against them, exchanges only what validation returned, and reads the userinfo", async () => {
     const { machine, effects } = fakes();
-    await callback(machine);
-    expect(effects.restoreChecks).toHaveBeenCalledWith({ providerId: "github", req: callbackReq });
+    const { context } = await callback(machine);
+    expect(effects.restoreChecks).toHaveBeenCalledWith({ providerId: "github" });
     expect(effects.validateCallback).toHaveBeenCalledWith({ providerId: "github", params: answer, checks });
     expect(effects.exchangeCode).toHaveBeenCalledWith({ providerId: "github", callbackParams: validated, checks });
-    expect(effects.fetchProfile).toHaveBeenCalledWith({ providerId: "github", tokens, callbackParams: validated });
+    expect(effects.exchangeCodeCustom).not.toHaveBeenCalled();
+    expect(effects.verifyIdToken).not.toHaveBeenCalled();
+    expect(effects.fetchUserinfo).toHaveBeenCalledWith({ providerId: "github", tokens });
     expect(effects.mapProfile).toHaveBeenCalledWith({ providerId: "github", profile, tokens });
+    expect(effects.pickAccountFields).toHaveBeenCalledWith({ providerId: "github", tokens });
+    // What passed between the steps is in the context, as data.
+    expect(context).toMatchObject({ callbackParams: validated, tokens, profile, user: providerUser, account, emailVerified: true });
+    expect(isPlainData(context)).toBe(true);
+  });
+
+  it("an OpenID Connect profile is the ID token's claims, read once its signature is verified, with no userinfo request", async () => {
+    const { machine, effects } = fakes(nobodyKnown, {
+      exchangeCode: async () => ({ tokens: oidcTokens, idTokenClaims: claims, keysPublished: true }),
+    });
+    const { output } = await callback(machine, oidc);
+    expect(output.outcome).toBe("signedIn");
+    expect(effects.verifyIdToken).toHaveBeenCalledWith({ providerId: "acme", idToken });
+    for (const effect of userinfoEffects) expect(effects[effect], effect).not.toHaveBeenCalled();
+    expect(effects.mapProfile).toHaveBeenCalledWith({ providerId: "acme", profile: claims, tokens: oidcTokens });
+  });
+
+  it("offers a posted `user` (Apple's first sign-in) to profile() next to the claims, and ignores one that is not a JSON object", async () => {
+    const exchangeCode = async (): Promise<ExchangedTokens> => ({ tokens: oidcTokens, idTokenClaims: claims, keysPublished: true });
+    const name = { name: { firstName: "Ada", lastName: "Lovelace" } };
+    for (const [posted, offered] of [
+      [JSON.stringify(name), { user: name }],
+      ["not json", {}],
+      ["[1, 2]", {}],
+    ] as const) {
+      const { machine, effects } = fakes(nobodyKnown, { exchangeCode, validateCallback: async () => ({ ...validated, user: [posted] }) });
+      await callback(machine, oidc);
+      expect(effects.mapProfile.mock.calls[0]![0].profile, posted).toEqual({ ...claims, ...offered });
+    }
+  });
+
+  it("asks OIDC userinfo instead when the provider says idToken: false, holding its answer to the ID token's subject", async () => {
+    const { machine, effects } = fakes(nobodyKnown, {
+      exchangeCode: async () => ({ tokens: oidcTokens, idTokenClaims: claims, keysPublished: true }),
+    });
+    await callback(machine, { ...oidc, idTokenProfile: false });
+    expect(effects.verifyIdToken).toHaveBeenCalled();
+    expect(effects.fetchOidcUserinfo).toHaveBeenCalledWith({ providerId: "acme", tokens: oidcTokens, subject: "ada" });
+    expect(effects.mapProfile).toHaveBeenCalledWith({ providerId: "acme", profile, tokens: oidcTokens });
+  });
+
+  it("verifies a plain OAuth 2 provider's ID token only when the provider publishes its keys, and never reads the profile from it", async () => {
+    for (const keysPublished of [true, false]) {
+      const { machine, effects } = fakes(nobodyKnown, {
+        exchangeCode: async () => ({ tokens: oidcTokens, idTokenClaims: claims, keysPublished }),
+      });
+      await callback(machine);
+      expect(effects.verifyIdToken.mock.calls.length, `keysPublished=${keysPublished}`).toBe(keysPublished ? 1 : 0);
+      expect(effects.fetchUserinfo).toHaveBeenCalledWith({ providerId: "github", tokens: oidcTokens });
+    }
+  });
+
+  it("a provider's own token request replaces the grant; an OIDC ID token it returns is checked (with the nonce) and verified all the same", async () => {
+    const withNonce = { ...checks, nonce: "nonce-1" };
+    const { machine, effects } = fakes(nobodyKnown, {
+      restoreChecks: async () => ({ checks: withNonce, clearCookies }),
+      exchangeCodeCustom: async () => oidcTokens,
+    });
+    const { output } = await callback(machine, { ...oidc, customTokenRequest: true });
+    expect(output.outcome).toBe("signedIn");
+    expect(effects.exchangeCode).not.toHaveBeenCalled();
+    expect(effects.exchangeCodeCustom).toHaveBeenCalledWith({ providerId: "acme", callbackParams: validated, checks: withNonce });
+    expect(effects.checkIdToken).toHaveBeenCalledWith({ providerId: "acme", tokens: oidcTokens, nonce: "nonce-1" });
+    expect(effects.verifyIdToken).toHaveBeenCalledWith({ providerId: "acme", idToken });
+    expect(effects.mapProfile).toHaveBeenCalledWith({ providerId: "acme", profile: claims, tokens: oidcTokens });
+  });
+
+  it("a provider's own token request for plain OAuth 2 checks no ID token, and its own userinfo request reads the profile", async () => {
+    const { machine, effects } = fakes(nobodyKnown, { exchangeCodeCustom: async () => oidcTokens });
+    await callback(machine, { customTokenRequest: true, customUserinfoRequest: true });
+    expect(effects.checkIdToken).not.toHaveBeenCalled();
+    expect(effects.verifyIdToken).not.toHaveBeenCalled();
+    expect(effects.fetchUserinfoCustom).toHaveBeenCalledWith({ providerId: "github", tokens: oidcTokens });
+    expect(effects.fetchUserinfo).not.toHaveBeenCalled();
   });
 
   it("an answer that does not hold up is an OAuthCallbackError that keeps the cause, and still clears the check cookies", async () => {
-    const failing = ["validateCallback", "exchangeCode", "fetchProfile"] as const;
-    for (const effect of failing) {
+    const oidcExchange = async (): Promise<ExchangedTokens> => ({ tokens: oidcTokens, idTokenClaims: claims, keysPublished: true });
+    const setups: Array<[keyof Effects, Partial<OAuthInput>, Partial<Effects>]> = [
+      ["validateCallback", {}, {}],
+      ["exchangeCode", {}, {}],
+      ["exchangeCodeCustom", { customTokenRequest: true }, {}],
+      ["checkIdToken", { ...oidc, customTokenRequest: true }, { exchangeCodeCustom: async () => oidcTokens }],
+      ["verifyIdToken", oidc, { exchangeCode: oidcExchange }],
+      ["fetchUserinfoCustom", { customUserinfoRequest: true }, {}],
+      ["fetchOidcUserinfo", { ...oidc, idTokenProfile: false }, { exchangeCode: oidcExchange }],
+      ["fetchUserinfo", {}, {}],
+    ];
+    for (const [effect, input, others] of setups) {
       const cause = new Error(`${effect} refused the answer`);
-      const { machine, effects } = fakes(nobodyKnown, { [effect]: () => Promise.reject(cause) });
-      const { value, output, emitted } = await callback(machine);
+      const { machine, effects } = fakes(nobodyKnown, { ...others, [effect]: () => Promise.reject(cause) });
+      const { value, output, emitted } = await callback(machine, input);
       expect(value, effect).toBe("failed");
+      expect(effects[effect], effect).toHaveBeenCalled();
       expect(output, effect).toEqual({ outcome: "refused", failure: { error: cause, as: "OAuthCallbackError" }, cookies: clearCookies });
       expect(effects.mapProfile, effect).not.toHaveBeenCalled();
       expect(emitted, effect).toEqual([]);
@@ -162,13 +297,34 @@ describe("OAuth machine", () => {
     expect(effects.validateCallback).not.toHaveBeenCalled();
   });
 
-  it("a profile that cannot be mapped keeps its own error, and clears the check cookies", async () => {
-    const noId = new OAuthProfileParseError("The profile of github has no id.");
-    const { machine, completion } = fakes(nobodyKnown, { mapProfile: () => Promise.reject(noId) });
-    const { value, output } = await callback(machine);
-    expect(value).toBe("failed");
-    expect(output).toEqual({ outcome: "refused", failure: { error: noId }, cookies: clearCookies });
-    expect(completion.ran()).toEqual([]);
+  it("a profile that cannot be mapped, or an account() that throws, keeps its own error, and clears the check cookies", async () => {
+    for (const effect of ["mapProfile", "pickAccountFields"] as const) {
+      const broken = effect === "mapProfile" ? new OAuthProfileParseError("The profile of github has no id.") : new Error("account() threw");
+      const { machine, completion } = fakes(nobodyKnown, { [effect]: () => Promise.reject(broken) });
+      const { value, output } = await callback(machine);
+      expect(value, effect).toBe("failed");
+      expect(output, effect).toEqual({ outcome: "refused", failure: { error: broken }, cookies: clearCookies });
+      expect(completion.ran(), effect).toEqual([]);
+    }
+  });
+
+  it("shapes the account from the picked fields (token_type lowercased) for the provider and the mapped user's id", async () => {
+    const { machine, completion } = fakes(nobodyKnown, {
+      mapProfile: async () => ({ ...providerUser, id: "ada-4711" }),
+      pickAccountFields: async () => ({ access_token: "gho_token", token_type: "Bearer", scope: "read:user" }),
+    });
+    await callback(machine);
+    expect(completion.inputOf("findUserByAccount")).toEqual({
+      account: { access_token: "gho_token", token_type: "bearer", scope: "read:user", provider: "github", type: "oauth", providerAccountId: "ada-4711" },
+    });
+  });
+
+  it("takes the email as verified only when the profile says so, as a boolean or the string \"true\" (Apple)", async () => {
+    for (const [flag, verified] of [[true, true], ["true", true], [false, false], ["false", false], [undefined, false]] as const) {
+      const { machine } = fakes(nobodyKnown, { fetchUserinfo: async () => ({ ...profile, email_verified: flag }) as Profile });
+      const { context } = await callback(machine);
+      expect((context as OAuthContext).emailVerified, String(flag)).toBe(verified);
+    }
   });
 
   it("a first sign-in creates the user, welcomes them, clears the check cookies, sets the session and announces createUser, linkAccount, signIn", async () => {
@@ -178,7 +334,7 @@ describe("OAuth machine", () => {
     expect(value).toBe("signedIn");
     expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/welcome", cookies: [...clearCookies, ...sessionCookies] });
     // Where to go afterwards comes from the restored checks, not from the callback's own request.
-    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: checks.callbackUrl, isNewUser: true, req: callbackReq });
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: checks.callbackUrl, isNewUser: true, req: callbackFacts });
     expect(emitted).toEqual([
       { type: "createUser", user: created },
       { type: "linkAccount", user: created, account, profile: providerUser },
@@ -195,25 +351,29 @@ describe("OAuth machine", () => {
   });
 
   it("a new account of the person signed in on this browser is linked to them, with the account's own provider type", async () => {
-    const oidc: Account = { ...account, type: "oidc" };
+    const oidcAccount: Account = { ...account, type: "oidc" };
     const { machine, completion } = fakes(nobodyKnown, {
       restoreChecks: async () => ({ checks, clearCookies, currentUserId: ada.id }),
-      mapProfile: async () => ({ user: providerUser, account: oidc, emailVerified: false }),
+      fetchOidcUserinfo: async () => ({ ...profile, email_verified: false }),
     });
-    const { output, emitted } = await callback(machine);
+    const { output, emitted } = await callback(machine, { providerType: "oidc" });
     expect(output.outcome).toBe("signedIn");
     expect(completion.ran()).toEqual(["findUserByAccount", "signInCallback", "linkAccount", "issueSession", "resolveRedirect"]);
-    expect(completion.inputOf("linkAccount")).toEqual({ userId: ada.id, account: oidc });
-    expect(completion.inputOf("signInCallback")).toEqual({ user: providerUser, account: oidc, profile });
+    expect(completion.inputOf("linkAccount")).toEqual({ userId: ada.id, account: oidcAccount });
+    expect(completion.inputOf("signInCallback")).toEqual({
+      user: providerUser,
+      account: oidcAccount,
+      profile: { ...profile, email_verified: false },
+    });
     expect(emitted.map((event) => event.type)).toEqual(["linkAccount", "signIn"]);
   });
 
-  it("links to the user who has the email only with the provider's opt-in and the email verified as mapProfile read it", async () => {
+  it("links to the user who has the email only with the provider's opt-in and the email verified as the profile says", async () => {
     for (const allowDangerousEmailAccountLinking of [true, false]) {
       for (const emailVerified of [true, false]) {
         const { machine, completion } = fakes(
           { ...nobodyKnown, emailOwner: grace },
-          { mapProfile: async () => ({ user: providerUser, account, emailVerified }) },
+          { fetchUserinfo: async () => ({ ...profile, email_verified: emailVerified }) },
         );
         const { output } = await callback(machine, { allowDangerousEmailAccountLinking });
         const said = `allow=${allowDangerousEmailAccountLinking} verified=${emailVerified}`;

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   oauthMachine as machine,
   type FlowFailure,
+  type CallbackParams,
+  type ExchangedTokens,
   type OAuthContext,
   type OAuthInput,
   type RestoredChecks,
@@ -10,7 +12,8 @@ import {
 } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { OAuthProfileParseError } from "../../src/errors.js";
-import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
+import type { AdapterUser, Profile, User } from "../../src/types.js";
+import type { RequestFacts } from "../../machines/shared.js";
 import {
   effectPaths,
   expectPlayedAsPredicted,
@@ -20,7 +23,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
-import { oauthCallback, requestContext, requestLimitOutcomes, tooManyRequests } from "./fixtures.js";
+import { isPlainData, oauthCallback, requestLimitOutcomes, tooManyRequests } from "./fixtures.js";
 
 type Path = EffectPath<typeof machine>;
 
@@ -40,13 +43,18 @@ const checks: RestoredChecks = {
   callbackUrl: "https://app.example/dashboard",
   redirectUri: "https://app.example/auth/callback/github",
 };
-const callbackParams = new URLSearchParams({ code: "code-1", state: "state-1" });
-const validatedParams = new URLSearchParams({ code: "code-1" });
+const callbackParams: CallbackParams = { code: ["code-1"], state: ["state-1"] };
+const validatedParams: CallbackParams = { code: ["code-1"] };
 const tokens = { access_token: "gho_token", token_type: "bearer", scope: "read:user" };
-const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", email: "ada.l@example.com" };
+const idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiI0NzExIn0.c2lnbmVk";
+const tokensWithIdToken = { ...tokens, id_token: idToken };
+const claims = { iss: "https://id.example", sub: "4711", aud: "app", email: "ada.l@example.com", email_verified: true };
+const githubProfile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", email: "ada.l@example.com" };
+const oidcProfile: Profile = { sub: "4711", name: "Ada L.", email: "ada.l@example.com", email_verified: true };
+// Some providers (Apple) send the flag as a string.
+const customProfile = { id: "4711", name: "Ada L.", email: "ada.l@example.com", email_verified: "true" } as unknown as Profile;
 const providerUser: User = { id: "4711", name: "Ada L.", email: "ada.l@example.com" };
-const oauthAccount: Account = { provider: "github", providerAccountId: "4711", type: "oauth", access_token: "gho_token" };
-const oidcAccount: Account = { ...oauthAccount, type: "oidc" };
+const accountFields = { access_token: "gho_token", token_type: "Bearer" };
 const created: AdapterUser = { id: "user-new", name: "Ada L.", email: "ada.l@example.com", emailVerified: null };
 
 const discoveryFailed = new Error("discoverEndpoints: the issuer is unreachable");
@@ -54,8 +62,14 @@ const requestFailed = new Error("createAuthorizationRequest: no secret to seal t
 const checksTampered = new Error("restoreChecks: the PKCE cookie does not open");
 const stateMismatch = new Error("validateCallback: state mismatch");
 const grantRejected = new Error("exchangeCode: invalid_grant");
-const userinfoFailed = new Error("fetchProfile: the userinfo endpoint answered 500");
+const customGrantRejected = new Error("exchangeCodeCustom: the provider's token request failed");
+const nonceMismatch = new Error("checkIdToken: unexpected nonce");
+const badSignature = new Error("verifyIdToken: the ID token's signature is invalid");
+const customUserinfoFailed = new Error("fetchUserinfoCustom: the provider's userinfo request failed");
+const subjectMismatch = new Error("fetchOidcUserinfo: unexpected sub");
+const userinfoFailed = new Error("fetchUserinfo: the userinfo endpoint answered 500");
 const noId = new OAuthProfileParseError("The profile of github has no id.");
+const accountThrew = new Error("pickAccountFields: account() threw");
 const completionCrashed = new Error("completeSignIn: the sub-flow stopped");
 const redirectFailed: FlowFailure = { error: new Error("resolveRedirect: the redirect callback threw") };
 const notLinked: FlowFailure = { error: undefined, as: "OAuthAccountNotLinked" };
@@ -79,13 +93,32 @@ const callbackOutcomes = {
     throws("throws", checksTampered),
   ],
   validateCallback: [returns("accepts the answer", () => validatedParams), throws("throws", stateMismatch)],
-  exchangeCode: [returns("returns tokens", () => tokens), throws("throws", grantRejected)],
-  fetchProfile: [returns("returns a profile", () => profile), throws("throws", userinfoFailed)],
-  mapProfile: [
-    returns("maps an OIDC user, email verified", () => ({ user: providerUser, account: oidcAccount, emailVerified: true })),
-    returns("maps an OAuth user", () => ({ user: providerUser, account: oauthAccount, emailVerified: false })),
-    throws("throws", noId),
+  exchangeCode: [
+    returns("returns tokens", (): ExchangedTokens => ({ tokens, keysPublished: false })),
+    returns("returns a checked ID token, keys published", (): ExchangedTokens => ({
+      tokens: tokensWithIdToken,
+      idTokenClaims: claims,
+      keysPublished: true,
+    })),
+    returns("returns a checked ID token, no keys published", (): ExchangedTokens => ({
+      tokens: tokensWithIdToken,
+      idTokenClaims: claims,
+      keysPublished: false,
+    })),
+    throws("throws", grantRejected),
   ],
+  exchangeCodeCustom: [
+    returns("returns tokens", () => tokens),
+    returns("returns an ID token", () => tokensWithIdToken),
+    throws("throws", customGrantRejected),
+  ],
+  checkIdToken: [returns("accepts the claims", () => claims), throws("throws", nonceMismatch)],
+  verifyIdToken: [returns("accepts the signature", () => undefined), throws("throws", badSignature)],
+  fetchUserinfoCustom: [returns("returns a profile", () => customProfile), throws("throws", customUserinfoFailed)],
+  fetchOidcUserinfo: [returns("returns a profile", () => oidcProfile), throws("throws", subjectMismatch)],
+  fetchUserinfo: [returns("returns a profile", () => githubProfile), throws("throws", userinfoFailed)],
+  mapProfile: [returns("maps the user", () => providerUser), throws("throws", noId)],
+  pickAccountFields: [returns("picks the fields", () => accountFields), throws("throws", accountThrew)],
   completeSignIn: [
     returns("signs in a new user", (input: SignInCompletionInput): SignInCompletionOutput => ({
       outcome: "signedIn",
@@ -114,21 +147,30 @@ const callbackOutcomes = {
   ],
 };
 
+const facts: RequestFacts = { origin: "https://app.example", baseUrl: "https://app.example/auth", secure: true };
 const github: OAuthInput & { hasAdapter: boolean } = {
   providerId: "github",
+  providerType: "oauth",
   allowDangerousEmailAccountLinking: false,
+  idTokenProfile: false,
+  customTokenRequest: false,
+  customUserinfoRequest: false,
   callbackUrl: "/dashboard",
   authorizationParams: { prompt: "consent" },
   hasAdapter: true,
-  req: requestContext("signin"),
+  request: facts,
 };
 const callbackInputs = {
-  "GitHub, with an adapter": { ...github, req: requestContext("callback", "GET") },
-  "GitHub, no adapter, email linking allowed": {
+  "GitHub (OAuth 2), with an adapter": github,
+  "Acme (OIDC, the profile in its ID token)": { ...github, providerId: "acme", providerType: "oidc" as const, idTokenProfile: true },
+  "Acme (OIDC, idToken: false, its own token and userinfo requests), no adapter, email linking allowed": {
     ...github,
+    providerId: "acme",
+    providerType: "oidc" as const,
+    customTokenRequest: true,
+    customUserinfoRequest: true,
     hasAdapter: false,
     allowDangerousEmailAccountLinking: true,
-    req: requestContext("callback", "GET"),
   },
 };
 
@@ -149,9 +191,28 @@ function expectedCallbackFailure(path: Path): FlowFailure {
   const last = path.steps.at(-1)!;
   if ("output" in last.ending) return (last.ending.output as { failure: FlowFailure }).failure;
   // Up to the profile, a failure is the provider's answer not holding up; a profile that cannot be
-  // mapped keeps its own error, and so does the completion.
-  const answerChecks = ["restoreChecks", "validateCallback", "exchangeCode", "fetchProfile"];
+  // mapped (or an account() that throws) keeps its own error, and so does the completion.
+  const answerChecks = [
+    "restoreChecks",
+    "validateCallback",
+    "exchangeCode",
+    "exchangeCodeCustom",
+    "checkIdToken",
+    "verifyIdToken",
+    "fetchUserinfoCustom",
+    "fetchOidcUserinfo",
+    "fetchUserinfo",
+  ];
   return answerChecks.includes(last.effect) ? { error: last.ending.error, as: "OAuthCallbackError" } : { error: last.ending.error };
+}
+
+/** The raw profile a path read: a userinfo answer, or the ID token's claims. */
+function profileOf(path: Path): Profile {
+  for (const effect of ["fetchUserinfoCustom", "fetchOidcUserinfo", "fetchUserinfo"]) {
+    const fetched = outputOf(path, effect) as Profile | undefined;
+    if (fetched) return fetched;
+  }
+  return ((outputOf(path, "exchangeCode") as ExchangedTokens | undefined)?.idTokenClaims ?? outputOf(path, "checkIdToken")) as Profile;
 }
 
 /** The completion's events go out on entry to signedIn, never on a refusal (its redirect failing, say). */
@@ -187,12 +248,7 @@ describe("OAuth: paths generated from the machine", () => {
         if (limited) expect(played.invoked.map((call) => call.effect)).toEqual(["checkRequestLimit"]);
         const requested = played.invoked.find((call) => call.effect === "createAuthorizationRequest");
         if (requested) {
-          expect(requested.input).toEqual({
-            providerId: "github",
-            callbackUrl: "/dashboard",
-            authorizationParams: { prompt: "consent" },
-            req: github.req,
-          });
+          expect(requested.input).toEqual({ providerId: "github", callbackUrl: "/dashboard", authorizationParams: { prompt: "consent" } });
         }
         if (played.value === "awaitingCallback") {
           // Resting: nothing runs, nothing is decided yet; the redirect and its cookies are in the context.
@@ -201,6 +257,8 @@ describe("OAuth: paths generated from the machine", () => {
           const context = played.context as OAuthContext;
           expect(context.authorizationUrl).toBe(authorizationUrl);
           expect(context.flowCookies).toBe(flowCookies);
+          // What the callback restores is data: it could be stored as it is.
+          expect(isPlainData(context)).toBe(true);
         } else {
           // Refused before any redirect: the effect's error as it is, and no cookies to set.
           const ending = path.steps.at(-1)!.ending;
@@ -220,27 +278,31 @@ describe("OAuth: paths generated from the machine", () => {
         expect(played.status).toBe("done");
 
         // The provider's raw answer is validated; only what validation returns reaches the token endpoint.
+        const { providerId, providerType } = path.input;
         const validated = played.invoked.find((call) => call.effect === "validateCallback");
-        if (validated) expect(validated.input).toEqual({ providerId: "github", params: callbackParams, checks });
-        const exchanged = played.invoked.find((call) => call.effect === "exchangeCode");
+        if (validated) expect(validated.input).toEqual({ providerId, params: callbackParams, checks });
+        const exchanged = played.invoked.find((call) => call.effect === "exchangeCode" || call.effect === "exchangeCodeCustom");
         if (exchanged) expect((exchanged.input as { callbackParams: unknown }).callbackParams).toBe(validatedParams);
 
         const restored = outputOf(path, "restoreChecks") as { currentUserId?: string } | undefined;
-        const mapped = outputOf(path, "mapProfile") as { account: Account; emailVerified: boolean } | undefined;
         const completing = played.invoked.find((call) => call.effect === "completeSignIn");
         if (completing) {
+          const profile = profileOf(path);
           expect(completing.input).toEqual({
-            provider: { id: "github", type: mapped!.account.type, allowDangerousEmailAccountLinking: path.input.allowDangerousEmailAccountLinking },
+            provider: { id: providerId, type: providerType, allowDangerousEmailAccountLinking: path.input.allowDangerousEmailAccountLinking },
             user: providerUser,
-            account: mapped!.account,
+            account: { access_token: "gho_token", token_type: "bearer", provider: providerId, type: providerType, providerAccountId: "4711" },
             profile,
-            emailVerified: mapped!.emailVerified,
+            emailVerified: [true, "true"].includes(profile.email_verified as unknown as string),
             ...(restored?.currentUserId ? { currentUserId: restored.currentUserId } : {}),
             hasAdapter: path.input.hasAdapter,
             callbackUrl: checks.callbackUrl,
-            req: path.input.req,
+            req: path.input.request,
           });
         }
+        // Whatever happened, what the steps handed each other is data.
+        const { failure: _failure, ...data } = played.context as OAuthContext;
+        expect(isPlainData(data)).toBe(true);
 
         if (output.outcome === "refused") expect(output.failure).toEqual(expectedCallbackFailure(path));
         // Once the checks were read, every answer clears them: they are single use, even on failure.
@@ -269,10 +331,39 @@ describe("OAuth: paths generated from the machine", () => {
           "restoreChecks → OAuthCallbackError",
           "validateCallback → OAuthCallbackError",
           "exchangeCode → OAuthCallbackError",
-          "fetchProfile → OAuthCallbackError",
+          "exchangeCodeCustom → OAuthCallbackError",
+          "checkIdToken → OAuthCallbackError",
+          "verifyIdToken → OAuthCallbackError",
+          "fetchUserinfoCustom → OAuthCallbackError",
+          "fetchOidcUserinfo → OAuthCallbackError",
+          "fetchUserinfo → OAuthCallbackError",
           "mapProfile → undefined",
+          "pickAccountFields → undefined",
         ]),
       );
+    });
+
+    it("read the profile from an ID token only for OIDC with idTokenProfile, and only once its signature is verified", () => {
+      const fromIdToken = callbackPaths.filter((path) => path.visited.has("oauth.readingIdToken"));
+      expect(fromIdToken.length).toBeGreaterThan(0);
+      for (const path of fromIdToken) {
+        expect(path.input.providerType === "oidc" && path.input.idTokenProfile, path.name).toBe(true);
+        expect(path.steps.map((step) => step.effect), path.name).toContain("verifyIdToken");
+      }
+    });
+
+    it("verify every OIDC ID token, and a plain OAuth 2 one only when the provider publishes its keys", () => {
+      for (const path of callbackPaths) {
+        const exchanged = outputOf(path, "exchangeCode") as ExchangedTokens | undefined;
+        const custom = outputOf(path, "exchangeCodeCustom") as Record<string, unknown> | undefined;
+        const idTokenCame = typeof (exchanged?.tokens ?? custom)?.id_token === "string";
+        if (!idTokenCame) continue;
+        const verified = path.steps.some((step) => step.effect === "verifyIdToken");
+        const oidc = path.input.providerType === "oidc";
+        // A step that failed before the signature was checked ends the path first.
+        const failedBefore = path.steps.some((step) => step.effect === "checkIdToken" && "error" in step.ending);
+        if (!failedBefore) expect(verified, path.name).toBe(oidc || exchanged?.keysPublished === true);
+      }
     });
   });
 });

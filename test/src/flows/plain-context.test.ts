@@ -23,13 +23,6 @@ import { oauthConfig, signInThroughOp } from "../oauth/fixtures.js";
 import { expireJwtAccessToken, refreshingProvider } from "../refresh/fixtures.js";
 import { PasskeyClient, passkeyConfig, softAuthenticator } from "../webauthn/fixtures.js";
 
-/**
- * Machines whose conversion to plain input is under way elsewhere: their contexts (and those of the
- * children they invoke) may still hold the routing context. The merger empties this list; the test
- * says when a machine on it no longer needs to be.
- */
-const PENDING: string[] = ["oauth", "webauthn"];
-
 interface Seen {
   machine: string;
   /** The machine at the root of the run: a child's context is what its parent handed it. */
@@ -164,15 +157,11 @@ describe("every machine's context, after real runs", () => {
     expect(await laptop.client.session()).toBeNull();
   });
 
-  it("was seen for every machine, and is plain data but where a pending conversion says otherwise", () => {
+  it("was seen for every machine, and is plain data in each of them", () => {
     const machines = Object.values(allMachines).map((machine) => machine.id);
     expect(machines.filter((id) => !seen.some((s) => s.machine === id))).toEqual([]);
 
-    const problems = seen.flatMap((s) => problemsOf(s).map((problem) => ({ ...s, problem })));
-    const pending = (p: Seen) => PENDING.includes(p.machine) || PENDING.includes(p.root);
-    const unexpected = problems.filter((p) => !pending(p)).map((p) => `${p.root} > ${p.machine} in ${JSON.stringify(p.state)}: ${p.problem}`);
-    expect([...new Set(unexpected)]).toEqual([]);
-    // A pending machine whose runs are all plain now is converted: take it off the list.
-    expect(PENDING.filter((id) => !problems.some((p) => p.machine === id || p.root === id))).toEqual([]);
+    const problems = seen.flatMap((s) => problemsOf(s).map((problem) => `${s.root} > ${s.machine} in ${JSON.stringify(s.state)}: ${problem}`));
+    expect([...new Set(problems)]).toEqual([]);
   });
 });
