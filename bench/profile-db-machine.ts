@@ -27,6 +27,7 @@ import { bindDatabaseSession } from "../src/flows/database-session.js";
 import { loadTokenRefresh } from "../src/flows/token-refresh-loader.js";
 import { runFlow } from "../src/flows/run.js";
 import { buildContext } from "../src/router.js";
+import { requestFacts, type RequestContext } from "../src/request-context.js";
 import { ROUTE_PATHS } from "../src/routes.js";
 import { loadDatabaseSession } from "../src/session/database-session.js";
 import type { AdapterSession, AdapterUser, Session } from "../src/types.js";
@@ -118,7 +119,7 @@ function runActor(machine: AnyStateMachine, input: DatabaseSessionInput): Promis
 }
 
 /** The four ways of running the read path, on the given effects. */
-function variants(rt: Runtime, effects: Effects, current: AnyStateMachine) {
+function variants(rt: Runtime, effects: Effects, current: AnyStateMachine, req: RequestContext) {
   const oneActor = effectsAsEvents((name, context, self) => {
     effects[name](context).then(
       (output) => self.send({ type: "effect.done", output }),
@@ -142,7 +143,7 @@ function variants(rt: Runtime, effects: Effects, current: AnyStateMachine) {
     return snapshot.output;
   }
   return {
-    current: (input: DatabaseSessionInput) => runFlow(rt, current, input as never),
+    current: (input: DatabaseSessionInput) => runFlow(rt, current, input as never, req),
     currentBare: (input: DatabaseSessionInput) => runActor(current, input),
     oneActor: (input: DatabaseSessionInput) => runActor(oneActor, input),
     pure: runPure,
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
       maxAge: rt.session.maxAge,
       updateAge: rt.session.updateAge,
       callbacks: { session: true },
-      req,
+      request: requestFacts(req),
     };
 
     let effects: Effects;
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
         },
       });
     }
-    const run = variants(rt, effects, current);
+    const run = variants(rt, effects, current, req);
 
     // Every variant must reach the same answer before it is timed.
     for (const [label, variant] of Object.entries(run)) {

@@ -17,6 +17,7 @@ import { runFlow } from "../src/flows/run.js";
 import { bindSessionMachine, handleSession } from "../src/flows/session.js";
 import { toResponse } from "../src/response.js";
 import { buildContext } from "../src/router.js";
+import { requestFacts } from "../src/request-context.js";
 import { ROUTE_PATHS } from "../src/routes.js";
 import { loadDatabaseSession } from "../src/session/database-session.js";
 import type { SetCookie } from "../src/cookies.js";
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
       maxAge: rt.session.maxAge,
       updateAge: rt.session.updateAge,
       callbacks: rt.configuredCallbacks,
-      req: ctx,
+      request: requestFacts(ctx),
     };
     type Loaded = { session: AdapterSession; user: AdapterUser };
     const loaded: Loaded = (await loadDatabaseSession(rt, appauthToken, Date.now()))!;
@@ -97,8 +98,8 @@ async function main(): Promise<void> {
       { label: "  appauth's adapter: getSessionAndUser alone", run: () => appauthAdapter.getSessionAndUser!(appauthToken) },
       { label: "  buildContext(rt, request), incl. new Request", run: () => buildContext(rt, request(0), ROUTE_PATHS) },
       { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, machines, ctx) },
-      { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, machines.database, input) },
-      { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input) },
+      { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, machines.database, input, ctx) },
+      { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input, ctx) },
       { label: "    the same effects with no machine", run: withoutMachine },
       { label: "  toResponse(plan)", run: () => toResponse(plan, { returnRedirect: false }) },
     ];

@@ -20,6 +20,7 @@ import { openJwe, parseJwe } from "../src/jwt/jwe.js";
 import { sessionKey } from "../src/jwt/key.js";
 import { toResponse } from "../src/response.js";
 import { buildContext } from "../src/router.js";
+import { requestFacts } from "../src/request-context.js";
 import { ROUTE_PATHS } from "../src/routes.js";
 import { decodeSessionToken, readSessionCookie } from "../src/session/jwt-session.js";
 import type { JWT, Session } from "../src/types.js";
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   const decoded = (await decodeSessionToken(rt, ctx, token))!;
   const bound = bindSessionMachine(rt, loadTokenRefresh);
   // The default configuration (no jwt or session callback), as handleSession passes it.
-  const input = { token, now: Date.now(), updateAge: rt.session.updateAge, callbacks: rt.configuredCallbacks, req: ctx };
+  const input = { token, now: Date.now(), updateAge: rt.session.updateAge, callbacks: rt.configuredCallbacks, request: requestFacts(ctx) };
   const session: Session = { user: { name: "Bench User", email: "bench@example.com", image: null }, expires: new Date().toISOString() };
   const machines = { jwt: bound, database: bindDatabaseSession(rt, loadTokenRefresh) };
   const plan = await handleSession(rt, machines, ctx);
@@ -94,8 +95,8 @@ async function main(): Promise<void> {
     { label: "    parseCookies(cookie header)", run: () => parseCookies(fixture.signedInCookies) },
     { label: "  readSessionCookie(rt, ctx)", run: () => readSessionCookie(rt, ctx) },
     { label: "  handleSession(): machine + effects + plan", run: () => handleSession(rt, machines, ctx) },
-    { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, bound, input) },
-    { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input) },
+    { label: "    runFlow(bound machine) with real effects", run: () => runFlow(rt, bound, input, ctx) },
+    { label: "    runFlow(machine) with instant effects = XState cost", run: () => runFlow(rt, instant, input, ctx) },
     {
       label: "    createActor+start+stop of a one-state machine",
       run: () => {

@@ -43,7 +43,7 @@ export interface CredentialsSignInInput {
   /** Whether an adapter stores users (for the database session strategy). */
   hasAdapter: boolean;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
-  req: RequestFacts;
+  request: RequestFacts;
 }
 
 export interface CredentialsSignInContext extends CredentialsSignInInput, CompletionResult {
@@ -60,7 +60,7 @@ export type CredentialsSignInOutput =
 
 export type CredentialsSignInEmitted = CompletionEvent | RateLimitedEvent;
 
-type AttemptInput = { providerId: string; credentials: Record<string, unknown>; req: RequestFacts };
+type AttemptInput = { providerId: string; credentials: Record<string, unknown>; request: RequestFacts };
 
 export const credentialsSignInMachine = setup({
   types: {
@@ -71,7 +71,7 @@ export const credentialsSignInMachine = setup({
   },
   actors: {
     checkAttempt: effect<LimitVerdict, AttemptInput>("checkAttempt"),
-    authorize: effect<User | null, { providerId: string; credentials: Record<string, unknown>; req: RequestFacts }>(
+    authorize: effect<User | null, { providerId: string; credentials: Record<string, unknown>; request: RequestFacts }>(
       "authorize",
     ),
     completeSignIn: signInCompletionMachine,
@@ -90,7 +90,7 @@ export const credentialsSignInMachine = setup({
     })),
     rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
     announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
-    // Forgets the identifier's failed attempts (providerId, credentials, req in the context). Provided by `src/`.
+    // Forgets the identifier's failed attempts (providerId, credentials, request in the context). Provided by `src/`.
     clearFailures(): void {
       throw new Error('The action "clearFailures" was not provided to this machine.');
     },
@@ -113,7 +113,7 @@ export const credentialsSignInMachine = setup({
       ({ context }: { context: CredentialsSignInContext }) => ({
         providerId: context.providerId,
         credentials: context.credentials,
-        req: context.req,
+        request: context.request,
       }),
       "authorizing",
       "refused",
@@ -121,7 +121,7 @@ export const credentialsSignInMachine = setup({
     authorizing: {
       invoke: {
         src: "authorize",
-        input: ({ context }) => ({ providerId: context.providerId, credentials: context.credentials, req: context.req }),
+        input: ({ context }) => ({ providerId: context.providerId, credentials: context.credentials, request: context.request }),
         onDone: [
           {
             guard: { type: "userReturned", params: ({ event }) => event.output },
@@ -145,7 +145,7 @@ export const credentialsSignInMachine = setup({
         credentials: context.credentials,
         hasAdapter: context.hasAdapter,
         callbackUrl: context.callbackUrl,
-        req: context.req,
+        request: context.request,
       }),
       "refused",
     ),

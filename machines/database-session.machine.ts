@@ -24,7 +24,7 @@ export interface DatabaseSessionInput {
   /** providerId → refresh margin (seconds), for the providers whose access tokens are refreshed. */
   refresh?: Readonly<Record<string, number>>;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
-  req: RequestFacts;
+  request: RequestFacts;
 }
 
 /** The signed-in account as a session read leaves it: its tokens refreshed when they were due. */
@@ -61,7 +61,7 @@ export const databaseSessionMachine = setup({
     loadSession: effect<Loaded | null, { sessionToken: string; now: number }>("loadSession"),
     extendSession: effect<
       { session: AdapterSession; cookies: SetCookie[] },
-      { session: AdapterSession; expires: number; req: RequestFacts }
+      { session: AdapterSession; expires: number; request: RequestFacts }
     >("extendSession"),
     sessionCallback: effect<
       Session,
@@ -162,7 +162,7 @@ export const databaseSessionMachine = setup({
     extending: {
       invoke: {
         src: "extendSession",
-        input: ({ context }) => ({ session: context.record!, expires: context.now + context.maxAge * 1000, req: context.req }),
+        input: ({ context }) => ({ session: context.record!, expires: context.now + context.maxAge * 1000, request: context.request }),
         onDone: { target: "checkingRefresh", actions: { type: "rememberExtension", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },

@@ -37,11 +37,11 @@ export interface EmailInput {
   /** Where the person asked to go afterwards (untrusted until judged by the redirect callback). */
   callbackUrl: string;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
-  req: RequestFacts;
+  request: RequestFacts;
 }
 
 /** The link was followed: its token and address, and the request that carried them. */
-export type EmailLinkEvent = { type: "link.followed"; token: string; email: string; req: RequestFacts };
+export type EmailLinkEvent = { type: "link.followed"; token: string; email: string; request: RequestFacts };
 
 export interface EmailContext extends EmailInput, CompletionResult {
   /** The normalised address: the one the link is sent to and the one it signs in. */
@@ -74,12 +74,12 @@ export const emailMachine = setup({
   },
   actors: {
     normalizeIdentifier: effect<string, { providerId: string; email: string }>("normalizeIdentifier"),
-    checkSendLimit: effect<LimitVerdict, { providerId: string; identifier: string; req: RequestFacts }>("checkSendLimit"),
+    checkSendLimit: effect<LimitVerdict, { providerId: string; identifier: string; request: RequestFacts }>("checkSendLimit"),
     checkVerificationRequest: effect<SignInResult, { providerId: string; identifier: string }>("checkVerificationRequest"),
     createToken: effect<{ token: string; expires: string }, { providerId: string; identifier: string }>("createToken"),
     sendLink: effect<
       void,
-      { providerId: string; identifier: string; token: string; expires: string; callbackUrl: string; req: RequestFacts }
+      { providerId: string; identifier: string; token: string; expires: string; callbackUrl: string; request: RequestFacts }
     >("sendLink"),
     withdrawToken: effect<void, { providerId: string; identifier: string; token: string }>("withdrawToken"),
     consumeToken: effect<boolean, { providerId: string; identifier: string; token: string }>("consumeToken"),
@@ -97,7 +97,7 @@ export const emailMachine = setup({
     // The raw token is not kept once it is mailed: only the link carries it from here on.
     forgetToken: assign({ token: undefined }),
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
-    takeLink: assign((_, event: EmailLinkEvent) => ({ linkToken: event.token, email: event.email, req: event.req })),
+    takeLink: assign((_, event: EmailLinkEvent) => ({ linkToken: event.token, email: event.email, request: event.request })),
     rememberCompletion: assign((_, done: SignInCompletionOutput) => completionResult(done)),
     announce: enqueueActions(({ enqueue, context }) => context.events.forEach((event) => enqueue.emit(event))),
   },
@@ -131,7 +131,7 @@ export const emailMachine = setup({
     // reached refuses too: no mail goes out without it (fails closed).
     checkingSendLimit: limiterStep(
       "checkSendLimit",
-      ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, req: context.req }),
+      ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
       "checkingRequest",
       "failed",
     ),
@@ -171,7 +171,7 @@ export const emailMachine = setup({
           token: context.token!,
           expires: context.expires!,
           callbackUrl: context.callbackUrl,
-          req: context.req,
+          request: context.request,
         }),
         onDone: { target: "awaitingLink", actions: "forgetToken" },
         onError: {
@@ -225,7 +225,7 @@ export const emailMachine = setup({
         emailVerified: true,
         hasAdapter: true,
         callbackUrl: context.callbackUrl,
-        req: context.req,
+        request: context.request,
       }),
       "failed",
     ),

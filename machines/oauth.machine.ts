@@ -432,7 +432,7 @@ export const oauthMachine = setup({
         hasAdapter: context.hasAdapter,
         ...(context.updatesAccountTokens ? { updatesAccountTokens: true } : {}),
         callbackUrl: context.callbackUrl,
-        req: context.request,
+        request: context.request,
       }),
       "failed",
     ),

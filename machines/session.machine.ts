@@ -23,7 +23,7 @@ export interface SessionInput {
   /** providerId → refresh margin (seconds), for the providers whose access tokens are refreshed. */
   refresh?: Readonly<Record<string, number>>;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
-  req: RequestFacts;
+  request: RequestFacts;
 }
 
 export interface SessionContext extends SessionInput {
@@ -63,9 +63,9 @@ export const sessionMachine = setup({
     emitted: {} as SessionEmitted,
   },
   actors: {
-    decodeSessionToken: effect<Decoded, { token: string; req: RequestFacts }>("decodeSessionToken"),
+    decodeSessionToken: effect<Decoded, { token: string; request: RequestFacts }>("decodeSessionToken"),
     jwtCallback: effect<CallbackResult, { token: JWT; trigger?: "update"; session?: unknown }>("jwtCallback"),
-    encodeSessionToken: effect<{ cookies: SetCookie[]; expires: string }, { token: JWT; req: RequestFacts }>(
+    encodeSessionToken: effect<{ cookies: SetCookie[]; expires: string }, { token: JWT; request: RequestFacts }>(
       "encodeSessionToken",
     ),
     sessionCallback: effect<
@@ -145,7 +145,7 @@ export const sessionMachine = setup({
     decoding: {
       invoke: {
         src: "decodeSessionToken",
-        input: ({ context }) => ({ token: context.token!, req: context.req }),
+        input: ({ context }) => ({ token: context.token!, request: context.request }),
         onDone: [
           { guard: { type: "tokenRejected", params: ({ event }) => event.output }, target: "invalid" },
           {
@@ -225,7 +225,7 @@ export const sessionMachine = setup({
     reissuing: {
       invoke: {
         src: "encodeSessionToken",
-        input: ({ context }) => ({ token: context.payload!, req: context.req }),
+        input: ({ context }) => ({ token: context.payload!, request: context.request }),
         onDone: {
           target: "shapingSession",
           actions: { type: "rememberReissue", params: ({ event }) => event.output },

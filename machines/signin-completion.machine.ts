@@ -44,7 +44,7 @@ export interface SignInCompletionInput {
   /** Where the person asked to go afterwards; untrusted until `resolveRedirect` has judged it. */
   callbackUrl: string;
   /** The request the sign-in completes for, as plain facts (its live request reaches only the effects). */
-  req: RequestFacts;
+  request: RequestFacts;
 }
 
 export type CompletionEvent =
@@ -96,9 +96,9 @@ export const signInCompletionMachine = setup({
     updateAccountTokens: effect<void, { account: Account }>("updateAccountTokens"),
     issueSession: effect<
       SetCookie[],
-      { user: User; account: Account; profile?: Profile; isNewUser: boolean; req: RequestFacts }
+      { user: User; account: Account; profile?: Profile; isNewUser: boolean; request: RequestFacts }
     >("issueSession"),
-    resolveRedirect: effect<string, { url: string; isNewUser: boolean; req: RequestFacts }>("resolveRedirect"),
+    resolveRedirect: effect<string, { url: string; isNewUser: boolean; request: RequestFacts }>("resolveRedirect"),
   },
   actions: {
     recordFailure: assign((_, params: FlowFailure) => ({ failure: params })),
@@ -315,7 +315,7 @@ export const signInCompletionMachine = setup({
           account: context.account,
           ...(context.profile ? { profile: context.profile } : {}),
           isNewUser: context.isNewUser,
-          req: context.req,
+          request: context.request,
         }),
         onDone: { target: "resolvingRedirect", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
@@ -325,7 +325,7 @@ export const signInCompletionMachine = setup({
     resolvingRedirect: {
       invoke: {
         src: "resolveRedirect",
-        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, req: context.req }),
+        input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, request: context.request }),
         onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },

@@ -18,7 +18,7 @@ export interface SignOutInput {
   /** Where to go afterwards; untrusted until `resolveRedirect` has judged it. */
   callbackUrl: string;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
-  req: RequestFacts;
+  request: RequestFacts;
 }
 
 export interface SignOutContext extends SignOutInput {
@@ -62,9 +62,9 @@ export const signOutMachine = setup({
     emitted: {} as SignOutEmitted,
   },
   actors: {
-    readSession: effect<EndedSession, { token: string; req: RequestFacts }>("readSession"),
-    endSession: effect<void, { token: string; ended: EndedSession; req: RequestFacts }>("endSession"),
-    resolveRedirect: effect<string, { url: string; req: RequestFacts }>("resolveRedirect"),
+    readSession: effect<EndedSession, { token: string; request: RequestFacts }>("readSession"),
+    endSession: effect<void, { token: string; ended: EndedSession; request: RequestFacts }>("endSession"),
+    resolveRedirect: effect<string, { url: string; request: RequestFacts }>("resolveRedirect"),
     /**
      * The provider's end-session request for the session that ended, or null when its provider does
      * not end sessions on sign-out (not opted in, no ID token kept, no end_session_endpoint).
@@ -72,7 +72,7 @@ export const signOutMachine = setup({
      */
     planProviderLogout: effect<
       ProviderLogout | null,
-      { ended: EndedSession; callbackUrl: string | undefined; req: RequestFacts }
+      { ended: EndedSession; callbackUrl: string | undefined; request: RequestFacts }
     >("planProviderLogout"),
   },
   actions: {
@@ -99,7 +99,7 @@ export const signOutMachine = setup({
     readingSession: {
       invoke: {
         src: "readSession",
-        input: ({ context }) => ({ token: context.token!, req: context.req }),
+        input: ({ context }) => ({ token: context.token!, request: context.request }),
         onDone: { target: "endingSession", actions: { type: "rememberSession", params: ({ event }) => event.output } },
         // A session that cannot be read is still ended: the cookie goes either way.
         onError: { target: "endingSession" },
@@ -109,7 +109,7 @@ export const signOutMachine = setup({
       entry: "announceSignOut",
       invoke: {
         src: "endSession",
-        input: ({ context }) => ({ token: context.token!, ended: context.ended, req: context.req }),
+        input: ({ context }) => ({ token: context.token!, ended: context.ended, request: context.request }),
         onDone: { target: "resolvingRedirect" },
         onError: {
           target: "resolvingRedirect",
@@ -120,7 +120,7 @@ export const signOutMachine = setup({
     resolvingRedirect: {
       invoke: {
         src: "resolveRedirect",
-        input: ({ context }) => ({ url: context.callbackUrl, req: context.req }),
+        input: ({ context }) => ({ url: context.callbackUrl, request: context.request }),
         onDone: {
           target: "checkingProvider",
           actions: { type: "rememberRedirect", params: ({ event }) => event.output },
@@ -137,7 +137,7 @@ export const signOutMachine = setup({
     planningProviderLogout: {
       invoke: {
         src: "planProviderLogout",
-        input: ({ context }) => ({ ended: context.ended, callbackUrl: context.redirectTo, req: context.req }),
+        input: ({ context }) => ({ ended: context.ended, callbackUrl: context.redirectTo, request: context.request }),
         onDone: {
           target: "signedOut",
           actions: { type: "rememberProviderLogout", params: ({ event }) => event.output },

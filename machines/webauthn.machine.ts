@@ -547,7 +547,7 @@ export const webauthnMachine = setup({
         ...(context.currentUserId ? { currentUserId: context.currentUserId } : {}),
         hasAdapter: true,
         callbackUrl: context.callbackUrl ?? context.request.origin,
-        req: context.request,
+        request: context.request,
       }),
       "failed",
     ),

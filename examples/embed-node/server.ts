@@ -45,7 +45,7 @@ export interface EmbedServer {
 const SESSION_COOKIE = "sid";
 
 /**
- * The credentials machine, given this server's effects. `req` is the request's plain facts the
+ * The credentials machine, given this server's effects. `request` is the request's plain facts the
  * server passed in; the machine hands them to the effects that want them (here `issueSession`).
  */
 function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>) {
@@ -81,7 +81,7 @@ function bindFlow(users: Map<string, StoredUser>, sessions: Map<string, string>)
           issueSession: fromPromise(async ({ input }) => {
             const id = randomBytes(32).toString("base64url");
             sessions.set(id, String(input.user.id));
-            const { secure } = input.req;
+            const { secure } = input.request;
             return [{ name: SESSION_COOKIE, value: id, options: { httpOnly: true, sameSite: "lax" as const, path: "/", secure } }];
           }),
           // Only paths on this server: an absolute or protocol-relative URL goes home instead.
@@ -104,7 +104,7 @@ function flowInput(form: URLSearchParams, facts: RequestFacts): CredentialsSignI
     credentials: { username: form.get("username") ?? "", password: form.get("password") ?? "" },
     callbackUrl: form.get("callbackUrl") ?? "/",
     hasAdapter: false,
-    req: facts,
+    request: facts,
   };
 }
 

@@ -90,7 +90,7 @@ export async function handleCredentialsCallback(
     credentials,
     callbackUrl: requestedCallbackUrl(ctx),
     hasAdapter: rt.adapter !== undefined,
-    req: requestFacts(ctx),
+    request: requestFacts(ctx),
   };
   const output = await runFlow(rt, machine, input, ctx);
   return planOrError(signInAnswer(ctx, output));

@@ -81,8 +81,8 @@ export function bindEmail(rt: Runtime) {
 
       sendLink: fromEffect(async ({ input, system }) => {
         const provider = emailProvider(rt, input.providerId);
-        const callbackUrl = await resolveRedirectUrl(input.callbackUrl, input.req, rt.callbacks.redirect);
-        const link = new URL(`${input.req.baseUrl}/callback/${encodeURIComponent(provider.id)}`);
+        const callbackUrl = await resolveRedirectUrl(input.callbackUrl, input.request, rt.callbacks.redirect);
+        const link = new URL(`${input.request.baseUrl}/callback/${encodeURIComponent(provider.id)}`);
         link.search = new URLSearchParams({ callbackUrl, token: input.token, email: input.identifier }).toString();
         await provider.sendVerificationRequest!({
           identifier: input.identifier,
@@ -136,7 +136,7 @@ export async function handleEmailSignIn(
       providerId: provider.id,
       email: typeof ctx.body.email === "string" ? ctx.body.email : "",
       callbackUrl: requestedCallbackUrl(ctx),
-      req: requestFacts(ctx),
+      request: requestFacts(ctx),
     },
     { until: "awaitingLink", request: ctx },
   );
@@ -163,11 +163,11 @@ export async function handleEmailCallback(
     providerId: provider.id,
     email: "",
     callbackUrl: requestedCallbackUrl(ctx),
-    req: requestFacts(ctx),
+    request: requestFacts(ctx),
     sessionCookies: [],
     events: [],
   };
-  const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", req: context.req };
+  const event = { type: "link.followed", token: ctx.query.get("token") ?? "", email: ctx.query.get("email") ?? "", request: context.request };
   const result = await runMachine(rt, machine, undefined, { resume: { value: "awaitingLink", context, event }, request: ctx });
   if (!result.done) throw new Error("The email flow stopped before its end.");
   return planOrError(signInAnswer(ctx, result.output));

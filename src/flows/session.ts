@@ -79,7 +79,7 @@ export async function handleSession(
     updateAge: rt.session.updateAge,
     callbacks: rt.configuredCallbacks,
     refresh: rt.federation.refresh,
-    req: requestFacts(ctx),
+    request: requestFacts(ctx),
   };
   const output =
     rt.session.strategy === "database"

@@ -88,11 +88,11 @@ export async function createUserWithAccount(
 /** Where a completed sign-in goes: `pages.newUser` for a first sign-in (carrying the callback URL), else the callback URL. */
 export async function resolveSignInRedirect(
   rt: Runtime,
-  input: { url: string; isNewUser: boolean; req: RequestFacts },
+  input: { url: string; isNewUser: boolean; request: RequestFacts },
 ): Promise<string> {
-  const target = await resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect);
+  const target = await resolveRedirectUrl(input.url, input.request, rt.callbacks.redirect);
   if (input.isNewUser) {
-    const newUser = customPageUrl(rt, input.req, "newUser", new URLSearchParams({ callbackUrl: target }));
+    const newUser = customPageUrl(rt, input.request, "newUser", new URLSearchParams({ callbackUrl: target }));
     if (newUser) return newUser;
   }
   return target;

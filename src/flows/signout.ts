@@ -28,12 +28,12 @@ import type { CookieOption, ProviderConfig } from "../types.js";
 import { requestOf, runFlow } from "./run.js";
 
 export function bindSignOut(rt: Runtime) {
-  const resolveRedirect = fromPromise<string, { url: string; req: RequestFacts }>(({ input }) =>
-    resolveRedirectUrl(input.url, input.req, rt.callbacks.redirect),
+  const resolveRedirect = fromPromise<string, { url: string; request: RequestFacts }>(({ input }) =>
+    resolveRedirectUrl(input.url, input.request, rt.callbacks.redirect),
   );
   const planProviderLogout = fromPromise<
     ProviderLogout | null,
-    { ended: EndedSession; callbackUrl: string | undefined; req: RequestFacts }
+    { ended: EndedSession; callbackUrl: string | undefined; request: RequestFacts }
   >(({ input, system }) => planEndSession(rt, input, requestOf(system)));
 
   if (rt.session.strategy === "database") {
@@ -66,7 +66,7 @@ export function bindSignOut(rt: Runtime) {
 export type BoundSignOut = ReturnType<typeof bindSignOut>;
 
 export async function handleSignOut(rt: Runtime, machine: BoundSignOut, ctx: RequestContext): Promise<ResponsePlan> {
-  const input = { token: readSessionCookie(rt, ctx), callbackUrl: requestedCallbackUrl(ctx), req: requestFacts(ctx) };
+  const input = { token: readSessionCookie(rt, ctx), callbackUrl: requestedCallbackUrl(ctx), request: requestFacts(ctx) };
   const output = await runFlow(rt, machine, input, ctx);
   for (const failure of output.failures) rt.logger.error("SignOutError", new SignOutError({ cause: failure.error }));
   return { redirect: output.redirectTo || ctx.origin, cookies: [...clearSessionCookies(rt, ctx), ...output.cookies] };
@@ -124,10 +124,10 @@ async function signedInWith(rt: Runtime, ended: EndedSession): Promise<{ provide
  */
 async function planEndSession(
   rt: Runtime,
-  input: { ended: EndedSession; callbackUrl: string | undefined; req: RequestFacts },
+  input: { ended: EndedSession; callbackUrl: string | undefined; request: RequestFacts },
   ctx: RequestContext,
 ): Promise<ProviderLogout | null> {
-  const { req } = input;
+  const { request } = input;
   const account = await signedInWith(rt, input.ended);
   const option = account && rt.federation.rpInitiatedLogout.get(account.providerId);
   const provider = account && rt.providerById.get(account.providerId);
@@ -147,9 +147,9 @@ async function planEndSession(
   // set(), not a new query: an endpoint may carry parameters of its own (a tenant, a policy).
   url.searchParams.set("id_token_hint", account.idToken);
   url.searchParams.set("client_id", clientOf(oidc).client_id);
-  url.searchParams.set("post_logout_redirect_uri", `${req.baseUrl}/signout/${encodeURIComponent(provider.id)}`);
+  url.searchParams.set("post_logout_redirect_uri", `${request.baseUrl}/signout/${encodeURIComponent(provider.id)}`);
   url.searchParams.set("state", state);
-  const ticket: LogoutTicket = { v: LOGOUT_VERSION, p: provider.id, state, to: input.callbackUrl || req.origin };
+  const ticket: LogoutTicket = { v: LOGOUT_VERSION, p: provider.id, state, to: input.callbackUrl || request.origin };
   return { url: url.href, cookies: [await logoutCookie(rt, ctx, ticket)] };
 }
 

@@ -110,7 +110,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       hasAdapter: setting.hasAdapter,
       ...updates,
       callbackUrl: requestedUrl,
-      req: facts(),
+      request: facts(),
     };
   }
   if (setting.provider === "email") {
@@ -124,7 +124,7 @@ export function completionInput(setting: Setting): SignInCompletionInput {
       hasAdapter: setting.hasAdapter,
       ...updates,
       callbackUrl: requestedUrl,
-      req: facts(),
+      request: facts(),
     };
   }
   const profile: Profile = { id: "4711", login: "ada-l", name: "Ada L.", ...withEmail, email_verified: setting.emailVerified };
@@ -139,12 +139,12 @@ export function completionInput(setting: Setting): SignInCompletionInput {
     hasAdapter: setting.hasAdapter,
     ...updates,
     callbackUrl: requestedUrl,
-    req: facts(),
+    request: facts(),
   };
 }
 
 /** The redirect callback as a test fakes it: where a judged URL goes. */
-export type RedirectFake = (input: { url: string; isNewUser: boolean; req: RequestFacts }) => string | Promise<string>;
+export type RedirectFake = (input: { url: string; isNewUser: boolean; request: RequestFacts }) => string | Promise<string>;
 
 /**
  * The completion with fakes that answer as `world` says, recording each effect run and its input.

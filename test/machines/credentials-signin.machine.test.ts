@@ -20,7 +20,7 @@ const input: CredentialsSignInInput = {
   credentials: { username: "ada", password: "correct horse" },
   callbackUrl: "https://evil.example/phish",
   hasAdapter: false,
-  req: facts(),
+  request: facts(),
 };
 
 /**
@@ -63,7 +63,7 @@ function fakes(overrides: {
       completeSignIn,
     },
     actions: {
-      clearFailures: ({ context }) => void effects.clearFailures({ providerId: context.providerId, credentials: context.credentials, req: context.req }),
+      clearFailures: ({ context }) => void effects.clearFailures({ providerId: context.providerId, credentials: context.credentials, request: context.request }),
     },
   });
   return { effects, machine };
@@ -101,7 +101,7 @@ describe("credentials sign-in machine", () => {
       },
     });
     await runToEnd(machine, input);
-    expect(seen).toEqual([{ providerId: "password", credentials: input.credentials, req: input.req }]);
+    expect(seen).toEqual([{ providerId: "password", credentials: input.credentials, request: input.request }]);
   });
 
   it("the signIn callback judges the user authorize returned, with an account whose id is the user's id, and the fields", async () => {
@@ -155,9 +155,9 @@ describe("credentials sign-in machine", () => {
     const { value, output, emitted } = await runToEnd(machine, input);
     expect(value).toBe("signedIn");
     expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/", cookies });
-    expect(effects.issueSession).toHaveBeenCalledWith({ user: ada, account: adaAccount, isNewUser: false, req: input.req });
+    expect(effects.issueSession).toHaveBeenCalledWith({ user: ada, account: adaAccount, isNewUser: false, request: input.request });
     // The requested callback URL is judged by resolveRedirect, never used as is.
-    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: "https://evil.example/phish", isNewUser: false, req: input.req });
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: "https://evil.example/phish", isNewUser: false, request: input.request });
     expect(emitted).toEqual([{ type: "signIn", user: ada, account: adaAccount, isNewUser: false }]);
   });
 
@@ -205,7 +205,7 @@ describe("credentials sign-in machine", () => {
   it("the limiter is asked with the attempt's fields and request, and a success clears the failures", async () => {
     const { machine, effects } = fakes();
     expect((await runToEnd(machine, input)).value).toBe("signedIn");
-    const asked = { providerId: "password", credentials: input.credentials, req: input.req };
+    const asked = { providerId: "password", credentials: input.credentials, request: input.request };
     expect(effects.checkAttempt).toHaveBeenCalledWith(asked);
     expect(effects.clearFailures).toHaveBeenCalledWith(asked);
   });

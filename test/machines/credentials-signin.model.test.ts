@@ -72,7 +72,7 @@ const form: CredentialsSignInInput = {
   credentials: { username: "ada", password: "correct horse" },
   callbackUrl: "/dashboard",
   hasAdapter: false,
-  req: facts(),
+  request: facts(),
 };
 const inputs: Record<string, CredentialsSignInInput> = {
   "a submitted form, no adapter": form,
@@ -132,7 +132,7 @@ describe("credentials sign-in: paths generated from the machine", () => {
           credentials: path.input.credentials,
           hasAdapter: path.input.hasAdapter,
           callbackUrl: path.input.callbackUrl,
-          req: path.input.req,
+          request: path.input.request,
         });
       }
       // Only a completed sign-in carries cookies, and only the ones the completion issued.

@@ -21,7 +21,7 @@ const read: DatabaseSessionInput = {
   maxAge,
   updateAge: day,
   callbacks: { session: true },
-  req: facts(),
+  request: facts(),
 };
 
 type Loaded = { session: AdapterSession; user: AdapterUser } | null;
@@ -90,7 +90,7 @@ describe("database session machine", () => {
         const extendedAt = BigInt(expires) - BigInt(maxAge) * 1000n;
         const due = BigInt(now) - extendedAt >= BigInt(updateAge) * 1000n;
         expect(effects.extendSession).toHaveBeenCalledTimes(due ? 1 : 0);
-        if (due) expect(effects.extendSession).toHaveBeenCalledWith({ session: stored, expires: now + maxAge * 1000, req: read.req });
+        if (due) expect(effects.extendSession).toHaveBeenCalledWith({ session: stored, expires: now + maxAge * 1000, request: read.request });
         expect(output).toEqual({
           outcome: "active",
           session: { user: { name: "Ada" }, expires: new Date(due ? now + maxAge * 1000 : expires).toISOString() },
@@ -176,7 +176,7 @@ describe("database session machine", () => {
     const { machine, effects } = fakes();
     const { output } = await runToEnd(machine, { ...read, updateAge: 0 });
     const pushed = new Date(now + maxAge * second).toISOString();
-    expect(effects.extendSession).toHaveBeenCalledExactlyOnceWith({ session: record, expires: now + maxAge * second, req: read.req });
+    expect(effects.extendSession).toHaveBeenCalledExactlyOnceWith({ session: record, expires: now + maxAge * second, request: read.request });
     expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({ user: ada, sessionToken: record.sessionToken, expires: pushed });
     expect(output).toEqual({ outcome: "active", session: { user: { name: "Ada" }, expires: pushed }, cookies: written });
   });
@@ -205,7 +205,7 @@ describe("database session machine", () => {
 
   it("hands an update to the session callback as trigger 'update'; an update alone does not push the expiry forward", async () => {
     const { machine, effects } = fakes();
-    const { output } = await runToEnd(machine, { ...read, update: { data: { name: "Grace" } }, req: facts() });
+    const { output } = await runToEnd(machine, { ...read, update: { data: { name: "Grace" } }, request: facts() });
     expect(effects.extendSession).not.toHaveBeenCalled();
     expect(effects.sessionCallback).toHaveBeenCalledExactlyOnceWith({
       user: ada,

@@ -88,7 +88,7 @@ const outcomes = {
   ],
 };
 
-const read = { now, maxAge, updateAge, refresh, req: facts() };
+const read = { now, maxAge, updateAge, refresh, request: facts() };
 const requests = {
   "no cookie": read,
   "an empty cookie": { ...read, sessionToken: "" },
@@ -98,7 +98,7 @@ const requests = {
     ...read,
     sessionToken: "session-token-1",
     update: { data: { name: "Grace" } },
-    req: facts(),
+    request: facts(),
   },
 };
 const configurations = {
@@ -171,7 +171,7 @@ describe("database session: paths generated from the machine", () => {
         expect(played.invoked.find((call) => call.effect === "extendSession")!.input).toEqual({
           session: loaded!.session,
           expires: newExpiry,
-          req: input.req,
+          request: input.request,
         });
       }
 

@@ -10,11 +10,11 @@ const token = "5f0c9a3e7d2b41c8a6e19f04b3d7c2a85e6f1b09d4c3a2e7f8b1c6d5a4e3f2b1"
 const expires = "2029-03-02T10:30:00.000Z";
 const address = "ada.l@example.com";
 
-const form: EmailInput = { providerId: "email", email: "  Ada.L@Example.COM ", callbackUrl: "/dashboard", req: facts() };
+const form: EmailInput = { providerId: "email", email: "  Ada.L@Example.COM ", callbackUrl: "/dashboard", request: facts() };
 // Followed on another of the app's hosts: the link's request, not the first one, reaches the completion.
 const linkReq = facts("https://www.app.example");
 /** The link as mailed, its address spelt as the person's mail client sent it back. */
-const followed: EmailInput = { providerId: "email", email: "Ada.L@example.com", callbackUrl: "https://app.example/dashboard", req: linkReq };
+const followed: EmailInput = { providerId: "email", email: "Ada.L@example.com", callbackUrl: "https://app.example/dashboard", request: linkReq };
 const account = { provider: "email", providerAccountId: address, type: "email" as const };
 const nobodyKnown: World = { accountOwner: null, emailOwner: null, signIn: { returns: true } };
 
@@ -87,7 +87,7 @@ describe("email machine", () => {
       token,
       expires,
       callbackUrl: "/dashboard",
-      req: form.req,
+      request: form.request,
     });
     expect((context as EmailContext).identifier).toBe(address);
     expect(effects.consumeToken).not.toHaveBeenCalled();
@@ -177,7 +177,7 @@ describe("email machine", () => {
     expect(completion.inputOf("findUserByEmail")).toEqual({ email: address });
     expect(completion.inputOf("createUserWithAccount")).toEqual({ user: { email: address }, account, emailVerified: true });
     // Where to go afterwards comes with the link; a new user is welcomed first.
-    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: followed.callbackUrl, isNewUser: true, req: linkReq });
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: followed.callbackUrl, isNewUser: true, request: linkReq });
     expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/welcome", cookies: sessionCookies });
     expect(emitted).toEqual([
       { type: "createUser", user: created },

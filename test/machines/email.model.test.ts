@@ -107,7 +107,7 @@ const requestInputs: Record<string, EmailInput> = {
     providerId: "email",
     email: "  Ada.L@Example.COM ",
     callbackUrl: "/dashboard",
-    req: facts(),
+    request: facts(),
   },
 };
 // For the link, `email` is the address it carries back.
@@ -116,13 +116,13 @@ const linkInputs: Record<string, EmailInput> = {
     providerId: "email",
     email: "ada.l@example.com",
     callbackUrl: "https://app.example/dashboard",
-    req: facts(),
+    request: facts(),
   },
   "the link with its address in capitals": {
     providerId: "email",
     email: "ADA.L@Example.com",
     callbackUrl: "https://app.example/dashboard",
-    req: facts(),
+    request: facts(),
   },
 };
 
@@ -207,7 +207,7 @@ describe("email: paths generated from the machine", () => {
           });
         }
         const asked = inputOf(played, "checkSendLimit");
-        if (asked) expect(asked).toEqual({ providerId: "email", identifier, req: input.req });
+        if (asked) expect(asked).toEqual({ providerId: "email", identifier, request: input.request });
         expect(inputOf(played, "normalizeIdentifier")).toEqual({ providerId: "email", email: input.email });
 
         // Only the normalised address is judged, stored and mailed to.
@@ -217,7 +217,7 @@ describe("email: paths generated from the machine", () => {
         if (created) expect(created).toEqual({ providerId: "email", identifier });
         const sent = inputOf(played, "sendLink");
         if (sent) {
-          expect(sent).toEqual({ providerId: "email", identifier, token, expires, callbackUrl: input.callbackUrl, req: input.req });
+          expect(sent).toEqual({ providerId: "email", identifier, token, expires, callbackUrl: input.callbackUrl, request: input.request });
         }
 
         // Nothing is stored for an address that does not normalise, nor before the signIn callback agrees.
@@ -310,7 +310,7 @@ describe("email: paths generated from the machine", () => {
             emailVerified: true,
             hasAdapter: true,
             callbackUrl: link.callbackUrl,
-            req: link.req,
+            request: link.request,
           });
         }
 

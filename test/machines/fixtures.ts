@@ -68,11 +68,11 @@ export function emailLink(link: EmailInput, token: string): Resumption<typeof em
     providerId: link.providerId,
     email: "",
     callbackUrl: link.callbackUrl,
-    req: link.req,
+    request: link.request,
     sessionCookies: [],
     events: [],
   };
-  return { value: "awaitingLink", context, event: { type: "link.followed", token, email: link.email, req: link.req } };
+  return { value: "awaitingLink", context, event: { type: "link.followed", token, email: link.email, request: link.request } };
 }
 
 /** The request ceiling's outcomes, for the machines that count it first (OAuth start, passkey options). */

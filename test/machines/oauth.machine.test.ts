@@ -334,7 +334,7 @@ describe("OAuth machine", () => {
     expect(value).toBe("signedIn");
     expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/welcome", cookies: [...clearCookies, ...sessionCookies] });
     // Where to go afterwards comes from the restored checks, not from the callback's own request.
-    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: checks.callbackUrl, isNewUser: true, req: callbackFacts });
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: checks.callbackUrl, isNewUser: true, request: callbackFacts });
     expect(emitted).toEqual([
       { type: "createUser", user: created },
       { type: "linkAccount", user: created, account, profile: providerUser },

@@ -297,7 +297,7 @@ describe("OAuth: paths generated from the machine", () => {
             ...(restored?.currentUserId ? { currentUserId: restored.currentUserId } : {}),
             hasAdapter: path.input.hasAdapter,
             callbackUrl: checks.callbackUrl,
-            req: path.input.request,
+            request: path.input.request,
           });
         }
         // Whatever happened, what the steps handed each other is data.

@@ -15,7 +15,7 @@ const reissuedExpires = "2030-02-14T12:00:00.000Z";
 const reissued: SetCookie[] = [{ name: "appauth.session-token", value: "resealed", options: { httpOnly: true, path: "/" } }];
 const bothCallbacks = { jwt: true, session: true };
 const noCallbacks = { jwt: false, session: false };
-const read: SessionInput = { token: "sealed", now, updateAge: day, callbacks: bothCallbacks, req: facts() };
+const read: SessionInput = { token: "sealed", now, updateAge: day, callbacks: bothCallbacks, request: facts() };
 
 type Decoded = { payload: JWT; secretIndex: number } | null;
 type Kept = { token: JWT | null; changed: boolean };
@@ -85,7 +85,7 @@ describe("session machine", () => {
           now,
           updateAge,
           callbacks: bothCallbacks,
-          req: read.req,
+          request: read.request,
           ...(update ? { update: { data: {} } } : {}),
         });
         // Exact integer arithmetic; a token with no iat has no known age and counts as old.
@@ -211,7 +211,7 @@ describe("session machine", () => {
     expect(effects.jwtCallback).not.toHaveBeenCalled();
     expect(effects.sessionCallback).not.toHaveBeenCalled();
     // The default callbacks ignore the update's data: the token is re-issued as it was decoded.
-    expect(effects.encodeSessionToken).toHaveBeenCalledExactlyOnceWith({ token, req: read.req });
+    expect(effects.encodeSessionToken).toHaveBeenCalledExactlyOnceWith({ token, request: read.request });
     expect(output).toEqual({
       outcome: "active",
       session: { user: { name: "Ada", email: "ada@example.com", image: null }, expires: reissuedExpires },

@@ -94,12 +94,12 @@ const outcomes = {
   ],
 };
 
-const read = { now, updateAge, refresh, req: facts() };
+const read = { now, updateAge, refresh, request: facts() };
 const requests = {
   "no cookie": read,
   "an empty cookie": { ...read, token: "" },
   "a cookie": { ...read, token: "sealed" },
-  "a cookie and an update": { ...read, token: "sealed", update: { data: { name: "Grace" } }, req: facts() },
+  "a cookie and an update": { ...read, token: "sealed", update: { data: { name: "Grace" } }, request: facts() },
 };
 /** Which of its callbacks the application configured: without one, the machine runs the default itself. */
 const configurations: Record<string, ConfiguredCallbacks> = {

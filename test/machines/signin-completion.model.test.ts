@@ -170,7 +170,7 @@ describe("sign-in completion: paths generated from the machine", () => {
         expect(issued.isNewUser).toBe(output.isNewUser);
         // The requested URL is judged once the session exists, knowing whether the person is new.
         const judgedUrl = played.invoked.find((call) => call.effect === "resolveRedirect")!.input;
-        expect(judgedUrl).toEqual({ url: path.input.callbackUrl, isNewUser: output.isNewUser, req: path.input.req });
+        expect(judgedUrl).toEqual({ url: path.input.callbackUrl, isNewUser: output.isNewUser, request: path.input.request });
       }
       const signIns = output.events.filter((event) => event.type === "signIn");
       expect(signIns).toHaveLength(output.outcome === "signedIn" ? 1 : 0);

@@ -6,7 +6,7 @@ import { facts } from "./fixtures.js";
 import { runToEnd } from "./run-actor.js";
 
 const ada: JWT = { sub: "user-1", name: "Ada" };
-const withCookie: SignOutInput = { token: "sealed", callbackUrl: "/goodbye", req: facts() };
+const withCookie: SignOutInput = { token: "sealed", callbackUrl: "/goodbye", request: facts() };
 const endSessionAtOp: ProviderLogout = {
   url: "https://op.example/session/end?id_token_hint=eyJ.x.y&state=s1",
   cookies: [{ name: "appauth.state.logout", value: "sealed-ticket", options: { httpOnly: true, maxAge: 900 } }],
@@ -67,7 +67,7 @@ describe("sign-out machine", () => {
 
   it("with no cookie, ends nothing, asks no provider, and emits no signOut event", async () => {
     const { machine, effects } = fakes();
-    for (const input of [{ callbackUrl: "/goodbye", req: withCookie.req }, { ...withCookie, token: "" }]) {
+    for (const input of [{ callbackUrl: "/goodbye", request: withCookie.request }, { ...withCookie, token: "" }]) {
       const { value, output, emitted } = await runToEnd(machine, input);
       expect(value).toBe("signedOut");
       expect(output).toEqual({ outcome: "signedOut", redirectTo: "https://app.example/goodbye", cookies: [], failures: [] });
@@ -124,7 +124,7 @@ describe("sign-out machine with RP-initiated logout", () => {
     expect(effects.planProviderLogout).toHaveBeenCalledWith({
       ended: { token: ada },
       callbackUrl: "https://app.example/goodbye",
-      req: withCookie.req,
+      request: withCookie.request,
     });
     expect(emitted).toEqual([{ type: "signOut", token: ada }]);
   });

@@ -46,11 +46,11 @@ const outcomes = {
   ],
 };
 
-const req = facts();
+const request = facts();
 const inputs: Record<string, SignOutInput> = {
-  "no cookie": { callbackUrl: "/goodbye", req },
-  "an empty cookie": { token: "", callbackUrl: "/goodbye", req },
-  "a cookie": { token: "sealed", callbackUrl: "/goodbye", req },
+  "no cookie": { callbackUrl: "/goodbye", request },
+  "an empty cookie": { token: "", callbackUrl: "/goodbye", request },
+  "a cookie": { token: "sealed", callbackUrl: "/goodbye", request },
 };
 
 const paths = effectPaths(machine, inputs, outcomes);

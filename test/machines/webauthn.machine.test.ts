@@ -310,7 +310,7 @@ describe("WebAuthn machine: the callback", () => {
     const created = newUserFrom(user, false);
     expect(value).toBe("signedIn");
     expect(output).toEqual({ outcome: "signedIn", redirectTo: callbackUrl, cookies: [...clearCookies, ...sessionCookies] });
-    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: callbackUrl, isNewUser: true, req: request });
+    expect(effects.resolveRedirect).toHaveBeenCalledWith({ url: callbackUrl, isNewUser: true, request });
     expect(emitted).toEqual([
       { type: "createUser", user: created },
       { type: "linkAccount", user: created, account: newPasskey, profile: user },

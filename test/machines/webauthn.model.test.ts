@@ -268,7 +268,7 @@ function callbackRules(path: Path) {
       ...(signedIn ? { currentUserId: signedIn } : {}),
       hasAdapter: true,
       callbackUrl,
-      req: request,
+      request,
     });
     return run("completeSignIn") as SignInCompletionOutput;
   });

@@ -28,7 +28,7 @@ const input: CredentialsSignInInput = {
   credentials: { username: "ada" },
   callbackUrl: "/dashboard",
   hasAdapter: false,
-  req: {} as CredentialsSignInInput["req"],
+  request: {} as CredentialsSignInInput["request"],
 };
 
 /** Who `authorize` may find: each one is a branch of every walk. */
