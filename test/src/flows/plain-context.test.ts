@@ -9,7 +9,7 @@
  * uses for it, and its `inspect` is XState's.
  */
 import type { InspectionEvent } from "xstate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { allMachines } from "../../../machines/index.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { getRuntime } from "../../../src/config/runtime.js";
@@ -103,6 +103,15 @@ beforeAll(async () => {
 afterAll(() => op.close());
 
 describe("every machine's context, after real runs", () => {
+  // Each run's snapshots are judged when it ends, so a failure names the run that made it.
+  let judged = 0;
+  afterEach(() => {
+    const fresh = seen.slice(judged);
+    judged = seen.length;
+    const problems = fresh.flatMap((s) => problemsOf(s).map((problem) => `${s.root} > ${s.machine} in ${JSON.stringify(s.state)}: ${problem}`));
+    expect([...new Set(problems)]).toEqual([]);
+  });
+
   it("credentials: a refused and an accepted sign-in, session reads and an update, sign-out (JWT)", async () => {
     const client = new TestClient(observed(testConfig()));
     expect((await client.signIn(ADA_USERNAME, "wrong password")).status).toBe(302);
@@ -157,11 +166,9 @@ describe("every machine's context, after real runs", () => {
     expect(await laptop.client.session()).toBeNull();
   });
 
-  it("was seen for every machine, and is plain data in each of them", () => {
+  // The runs above, together, reach every machine the library has: none is left unchecked.
+  it("was seen for every machine", () => {
     const machines = Object.values(allMachines).map((machine) => machine.id);
     expect(machines.filter((id) => !seen.some((s) => s.machine === id))).toEqual([]);
-
-    const problems = seen.flatMap((s) => problemsOf(s).map((problem) => `${s.root} > ${s.machine} in ${JSON.stringify(s.state)}: ${problem}`));
-    expect([...new Set(problems)]).toEqual([]);
   });
 });
