@@ -28,7 +28,7 @@ const input: CredentialsSignInInput = {
   credentials: { username: "ada" },
   callbackUrl: "/dashboard",
   hasAdapter: false,
-  request: {} as CredentialsSignInInput["request"],
+  request: { origin: "https://app.example", baseUrl: "https://app.example/auth", secure: true },
 };
 
 /** Who `authorize` may find: each one is a branch of every walk. */
