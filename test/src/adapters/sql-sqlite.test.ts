@@ -1,6 +1,6 @@
 import { Kysely, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
-import { SqlAdapter, sqliteAdapter, type OwnedSqlAdapter } from "../../../src/adapters/sql/index.js";
+import { SqlAdapter, sqliteAdapter, type AnyKysely, type OwnedSqlAdapter } from "../../../src/adapters/sql/index.js";
 import { runAdapterConformance } from "../../../src/adapters/test/index.js";
 import { scratchSqlite, type ScratchDatabase } from "./servers.js";
 import { describeSqlAdapter } from "./sql-behaviour.js";
@@ -77,7 +77,7 @@ describe("the session read's compiled query", () => {
     const { CamelCasePlugin } = await import("kysely");
     const Database = (await import("better-sqlite3")).default;
     const connection = new Database(":memory:");
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: connection }), plugins: [new CamelCasePlugin()] });
+    const db: AnyKysely = new Kysely({ dialect: new SqliteDialect({ database: connection }), plugins: [new CamelCasePlugin()] });
     const store = SqlAdapter(db, { dialect: "sqlite" });
     await store.migrate();
     await store.createUser({ id: "u1", email: "u1@example.com", emailVerified: null });
