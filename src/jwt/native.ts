@@ -14,6 +14,7 @@ interface Streamed {
 export interface NodeCrypto {
   createSecretKey(key: Uint8Array): unknown;
   createHmac(algorithm: "sha512", key: unknown): { update(data: Uint8Array): { digest(): Uint8Array } };
+  createHash(algorithm: "sha256"): { update(data: string): { digest(encoding: "hex"): string } };
   createCipheriv(algorithm: "aes-256-cbc", key: unknown, iv: Uint8Array): Streamed;
   createDecipheriv(algorithm: "aes-256-cbc", key: unknown, iv: Uint8Array): Streamed;
 }
@@ -22,7 +23,7 @@ function load(): NodeCrypto | undefined {
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const mod = proc?.getBuiltinModule?.("node:crypto") as Partial<NodeCrypto> | undefined;
-    return mod && typeof mod.createHmac === "function" && typeof mod.createDecipheriv === "function"
+    return mod && typeof mod.createHmac === "function" && typeof mod.createDecipheriv === "function" && typeof mod.createHash === "function"
       ? (mod as NodeCrypto)
       : undefined;
   } catch {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { skipCSRFCheck } from "../../../src/index.js";
-import { csrfHash } from "../../../src/csrf.js";
+import fc from "fast-check";
+import { csrfHash, webCryptoHash } from "../../../src/csrf.js";
 import {
   ADA_PASSWORD,
   ADA_USERNAME,
@@ -15,6 +16,19 @@ import { TestClient } from "../../helpers/test-client.js";
 
 const credentials = { username: ADA_USERNAME, password: ADA_PASSWORD };
 const MISSING_CSRF = `${BASE_URL}/signin?error=MissingCSRF`;
+
+// Node's hash (used where it exists) and Web Crypto's (edge runtimes) must agree, or a cookie minted
+// by one runtime would not verify in the other.
+describe("the CSRF hash", () => {
+  it("is the same with Node's crypto as with Web Crypto, for any token and secret", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 80 }), fc.string({ unit: "grapheme", maxLength: 40 }), async (token, secret) => {
+        expect(await csrfHash(token, secret)).toBe(await webCryptoHash(token, secret));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
 
 /** A client with a session, and the CSRF cookie that came with it. */
 async function signedInClient(config = testConfig()): Promise<TestClient> {
