@@ -170,47 +170,47 @@ function paramsOf(reference: unknown, args: { context: Dict; event: EventObject 
   return typeof params === "function" ? (params as (a: unknown) => unknown)(args) : params;
 }
 
+/** An action's implementation: the application's function, or one of xstate's built-ins with its parts. */
+type ActionImpl = ((args: unknown, params: unknown) => unknown) & {
+  type?: string;
+  assignment?: unknown;
+  event?: unknown;
+  collect?: (args: unknown, params: unknown) => void;
+};
+
 /** One run: the context as it changes, and where emitted events go. */
 class Step {
+  /** What actions, inputs and outputs see as `self`: the run's system (for `requestOf`, `finishBeforeAnswering`) and the machine's id. */
+  readonly self: AnyActorRef;
+
   constructor(
     readonly machine: Machine,
     readonly run: DirectRun,
     readonly emits: boolean,
     public context: Dict,
-  ) {}
+  ) {
+    this.self = { system: run.system, id: machine.id } as unknown as AnyActorRef;
+  }
 
   private args(event: EventObject) {
     return { context: this.context, event, self: this.self, system: this.run.system };
   }
 
-  private get self(): AnyActorRef {
-    return { system: this.run.system, id: this.machine.id } as unknown as AnyActorRef;
-  }
-
   guard(guard: unknown, event: EventObject): boolean {
     const impl = guardImplementation(guard, this.machine.implementations) as (args: unknown, params: unknown) => unknown;
-    return Boolean(impl({ context: this.context, event }, paramsOf(guard, { context: this.context, event })));
+    const args = { context: this.context, event };
+    return Boolean(impl(args, paramsOf(guard, args)));
   }
 
   /** Runs actions in order; each sees the context the ones before it left. */
   actions(list: readonly unknown[], event: EventObject): void {
     for (const action of list) {
-      const impl = implementationOf(action, this.machine.implementations) as ((args: unknown, params: unknown) => unknown) & {
-        type?: string;
-        assignment?: unknown;
-        event?: unknown;
-        collect?: (args: unknown, params: unknown) => void;
-      };
-      const params = paramsOf(action, { context: this.context, event });
-      this.execute(impl, params, event);
+      const impl = implementationOf(action, this.machine.implementations) as ActionImpl;
+      this.execute(impl, paramsOf(action, { context: this.context, event }), event);
     }
   }
 
-  private execute(
-    impl: ((args: unknown, params: unknown) => unknown) & { type?: string; assignment?: unknown; event?: unknown; collect?: (args: unknown, params: unknown) => void },
-    params: unknown,
-    event: EventObject,
-  ): void {
+  private execute(impl: ActionImpl, params: unknown, event: EventObject): void {
     switch (impl.type) {
       case ASSIGN: {
         const args = { ...this.args(event), spawn: refuseSpawn };
@@ -269,26 +269,26 @@ function refuseSpawn(): never {
 export async function runDirect(machine: AnyStateMachine, input: unknown, run: DirectRun, emits = true): Promise<DirectResult> {
   const m = machine as unknown as Machine;
   const { root } = m;
-  const initEvent: EventObject = { type: "xstate.init", input };
   const step = new Step(m, run, emits, {});
+  const { self } = step;
   const contextConfig = m.config.context;
   step.context =
     typeof contextConfig === "function"
-      ? (contextConfig as (a: unknown) => Dict)({ input, self: { system: run.system }, spawn: refuseSpawn })
+      ? (contextConfig as (a: unknown) => Dict)({ input, self, spawn: refuseSpawn })
       : { ...((contextConfig as Dict | undefined) ?? {}) };
 
-  let event = initEvent;
+  let event: EventObject = { type: "xstate.init", input };
   let node = root.initial!.target[0]!;
   step.actions(node.entry, event);
   for (;;) {
     if (node.type === "final") {
-      const args = { context: step.context, event, self: { system: run.system } };
+      const args = { context: step.context, event, self };
       const stateOutput = typeof node.output === "function" ? (node.output as (a: unknown) => unknown)(args) : node.output;
       const done = { type: `xstate.done.state.${root.id}`, output: stateOutput };
       const machineOutput = m.config.output;
       const output =
         typeof machineOutput === "function"
-          ? (machineOutput as (a: unknown) => unknown)({ context: step.context, event: done, self: { system: run.system } })
+          ? (machineOutput as (a: unknown) => unknown)({ context: step.context, event: done, self })
           : machineOutput;
       return { output, value: node.key, context: step.context };
     }
@@ -311,10 +311,10 @@ export async function runDirect(machine: AnyStateMachine, input: unknown, run: D
 }
 
 async function invoke(step: Step, invocation: Invocation, cause: EventObject): Promise<EventObject> {
-  const { machine, run } = step;
+  const { machine, run, self } = step;
   const input =
     typeof invocation.input === "function"
-      ? (invocation.input as (a: unknown) => unknown)({ context: step.context, event: cause, self: { system: run.system } })
+      ? (invocation.input as (a: unknown) => unknown)({ context: step.context, event: cause, self })
       : invocation.input;
   const logic = logicOf(invocation.src, machine.implementations);
   try {

@@ -98,60 +98,88 @@ export async function runMachine<M extends AnyStateMachine>(
   options: RunOptions,
 ): Promise<RunResult<M>> {
   const deliveries: Promise<void>[] = [];
+  const emitted = (event: EmittedEvent) => void deliveries.push(deliver(rt, event));
   // Nobody watches and the flow runs to its end in this request: the machine's transitions are taken
   // directly (direct.ts), without an actor system. Otherwise, and for machines outside what that
   // runner accepts, an xstate actor runs it.
-  if (!rt.inspect && !options.until && !options.resume && directRefusal(machine) === null) {
-    const system = {} as AnyActorRef["system"];
-    if (options.request) liveRequests.set(system, options.request);
-    try {
-      const { output, value } = await runDirect(machine, input, {
-        system,
-        emitted: (event) => void deliveries.push(deliver(rt, event)),
-      });
-      if (rt.debugEnabled) rt.logger.debug("flow", `${machine.id} ended in ${JSON.stringify(value)} (direct)`);
-      if (deliveries.length) await Promise.all(deliveries);
-      return { done: true, output: output as OutputFrom<M> };
-    } finally {
-      const started = unfinishedWork.get(system);
-      if (started) await Promise.all(started);
-    }
-  }
-  const snapshot = options.resume
-    ? machine.resolveState({ value: options.resume.value, context: options.resume.context as never })
-    : undefined;
-  const actorOptions = snapshot ? { snapshot, inspect: rt.inspect } : { input, inspect: rt.inspect };
-  const actor = createActor(machine, actorOptions as Parameters<typeof createActor<M>>[1]);
-  if (options.request) liveRequests.set(actor.system, options.request);
-  actor.on("*", (event: EmittedEvent) => {
-    deliveries.push(deliver(rt, event));
-  });
-  const finished = new Promise<RunResult<M>>((resolve, reject) => {
-    actor.subscribe({
-      next: (state) => {
-        const value = (state as { value?: unknown }).value;
-        if (options.until && value === options.until) {
-          resolve({ done: false, value, context: (state as { context?: unknown }).context });
-        }
-      },
-      complete: () => resolve({ done: true, output: (actor.getSnapshot() as { output?: unknown }).output as OutputFrom<M> }),
-      error: reject,
-    });
-  });
-  actor.start();
+  const direct = !rt.inspect && !options.until && !options.resume && directRefusal(machine) === null;
+  const run = direct ? directRun(machine, input, emitted) : actorRun(rt, machine, input, options, emitted);
+  if (options.request) liveRequests.set(run.system, options.request);
   try {
-    if (options.resume) actor.send(options.resume.event as never);
-    const result = await finished;
+    const result = await run.finished();
     if (rt.debugEnabled) {
-      const value = JSON.stringify((actor.getSnapshot() as { value?: unknown }).value);
-      rt.logger.debug("flow", `${machine.id} ${result.done ? "ended" : "rests"} in ${value} (actor)`);
+      const where = `${result.done ? "ended" : "rests"} in ${JSON.stringify(run.value())}`;
+      rt.logger.debug("flow", `${machine.id} ${where} (${direct ? "direct" : "actor"})`);
     }
     if (deliveries.length) await Promise.all(deliveries);
     return result;
   } finally {
     // Also when the flow failed: its answer still goes out only once the started work is done.
-    const started = unfinishedWork.get(actor.system);
+    const started = unfinishedWork.get(run.system);
     if (started) await Promise.all(started);
-    actor.stop();
+    run.stop();
   }
+}
+
+/** One run of a flow, on either runner: what `runMachine` starts, awaits, reports and stops. */
+interface Run<M extends AnyStateMachine> {
+  /** The key of the run's live request and of the work its actions started. */
+  system: AnyActorRef["system"];
+  /** Starts the run; settles when it ends or rests. */
+  finished(): Promise<RunResult<M>>;
+  /** The state it ended or rests in. */
+  value(): unknown;
+  stop(): void;
+}
+
+function directRun<M extends AnyStateMachine>(machine: M, input: unknown, emitted: (event: EmittedEvent) => void): Run<M> {
+  const system = {} as AnyActorRef["system"];
+  let value: unknown;
+  return {
+    system,
+    finished: async () => {
+      const ended = await runDirect(machine, input, { system, emitted });
+      value = ended.value;
+      return { done: true, output: ended.output as OutputFrom<M> };
+    },
+    value: () => value,
+    stop: () => {},
+  };
+}
+
+function actorRun<M extends AnyStateMachine>(
+  rt: Runtime,
+  machine: M,
+  input: InputFrom<M> | undefined,
+  options: RunOptions,
+  emitted: (event: EmittedEvent) => void,
+): Run<M> {
+  const snapshot = options.resume
+    ? machine.resolveState({ value: options.resume.value, context: options.resume.context as never })
+    : undefined;
+  const actorOptions = snapshot ? { snapshot, inspect: rt.inspect } : { input, inspect: rt.inspect };
+  const actor = createActor(machine, actorOptions as Parameters<typeof createActor<M>>[1]);
+  actor.on("*", emitted);
+  return {
+    system: actor.system,
+    finished: () => {
+      const finished = new Promise<RunResult<M>>((resolve, reject) => {
+        actor.subscribe({
+          next: (state) => {
+            const value = (state as { value?: unknown }).value;
+            if (options.until && value === options.until) {
+              resolve({ done: false, value, context: (state as { context?: unknown }).context });
+            }
+          },
+          complete: () => resolve({ done: true, output: (actor.getSnapshot() as { output?: unknown }).output as OutputFrom<M> }),
+          error: reject,
+        });
+      });
+      actor.start();
+      if (options.resume) actor.send(options.resume.event as never);
+      return finished;
+    },
+    value: () => (actor.getSnapshot() as { value?: unknown }).value,
+    stop: () => actor.stop(),
+  };
 }
