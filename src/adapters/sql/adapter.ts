@@ -118,23 +118,22 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       .select(["s.sessionToken", "s.userId", "s.expires", ...SESSION_LINK_COLUMNS.map((c) => `s.${c}` as const)])
       .select(["u.id", "u.name", "u.email", "u.emailVerified", "u.image"])
       .where("s.sessionToken", "=", sessionToken);
+  // Stands for the token in the query compiled once; each call puts its token in its place.
+  const tokenSlot = {};
   let sessionAndUser: CompiledQuery | null | undefined;
-  let tokenSlot: object | undefined;
+  let queryCount = 0;
   /** The session-and-user query for `sessionToken`: the compiled one with the token as its only parameter. */
   function sessionAndUserQuery(sessionToken: string): CompiledQuery {
     if (sessionAndUser === undefined) {
-      const slot = {};
-      const compiled = buildSessionAndUser(slot).compile();
+      const compiled = buildSessionAndUser(tokenSlot).compile();
       // Should a Kysely's plugins have made the token appear other than once, it is built every time.
-      sessionAndUser = compiled.parameters.filter((p) => p === slot).length === 1 ? compiled : null;
-      tokenSlot = slot;
+      sessionAndUser = compiled.parameters.filter((p) => p === tokenSlot).length === 1 ? compiled : null;
     }
     if (!sessionAndUser) return buildSessionAndUser(sessionToken).compile();
     // A query id of its own per call: plugins key what they keep between a query and its result by it.
     const parameters = sessionAndUser.parameters.map((p) => (p === tokenSlot ? sessionToken : p));
     return { ...sessionAndUser, parameters, queryId: { queryId: `appauth-${++queryCount}` } };
   }
-  let queryCount = 0;
 
   function userRow(user: AdapterUser): Row {
     const complete = { name: null, image: null, ...user, id: user.id || newId(), emailVerified: user.emailVerified ?? null };
