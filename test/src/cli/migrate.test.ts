@@ -9,11 +9,12 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, migrate } from "../../../src/cli/index.js";
-import { migrateSource } from "../../../src/cli/migrate.js";
+import { migrateSource as migrateWith } from "../../../src/cli/migrate.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const FIXTURE = join(ROOT, "test/fixtures/nextauth-v5-app");
 const providers = new Set(["github", "google", "gitlab"]);
+const migrateSource = (source: string, ids: ReadonlySet<string>) => migrateWith(source, ids, { ts });
 
 describe("migrateSource", () => {
   it("moves next-auth's and @auth/core's entry points to appauth's", () => {
@@ -77,6 +78,37 @@ describe("migrateSource", () => {
     ]) {
       expect(migrateSource(source, providers)).toEqual({ text: source, changes: [], notes: [] });
     }
+  });
+
+  it("keeps a local name through an alias when appauth's name is already taken in the file", () => {
+    const source = `import { NextAuthConfig } from "next-auth";\nconst AppAuthConfig = {};\nexport const config: NextAuthConfig = AppAuthConfig;\n`;
+    expect(migrateSource(source, providers).text).toBe(
+      `import { AppAuthConfig as NextAuthConfig } from "appauth/next";\nconst AppAuthConfig = {};\nexport const config: NextAuthConfig = AppAuthConfig;\n`,
+    );
+  });
+
+  it("keeps the names a file exports while it renames what they refer to", () => {
+    const source = `export { NextAuthConfig } from "next-auth";\nimport NextAuth from "next-auth";\nexport { NextAuth };\n`;
+    expect(migrateSource(source, providers).text).toBe(
+      `export { AppAuthConfig as NextAuthConfig } from "appauth/next";\nimport AppAuth from "appauth/next";\nexport { AppAuth as NextAuth };\n`,
+    );
+  });
+
+  it("renames what require() and a destructured import() bind, and the types import() names", () => {
+    const source = [
+      `const { SolidAuth, SolidAuthConfig: Config } = require("@auth/solid-start");`,
+      `const { QwikAuth$ } = await import("@auth/qwik");`,
+      `type Session = import("next-auth").Session;`,
+      `export const handlers = [SolidAuth, QwikAuth$];`,
+    ].join("\n");
+    expect(migrateSource(source, providers).text).toBe(
+      [
+        `const { ReactiveAuth, ReactiveAuthConfig: Config } = require("appauth/solid-start");`,
+        `const { ResumableAuth$ } = await import("appauth/qwik");`,
+        `type Session = import("appauth/next").Session;`,
+        `export const handlers = [ReactiveAuth, ResumableAuth$];`,
+      ].join("\n"),
+    );
   });
 
   it("keeps published Auth.js adapters", () => {
