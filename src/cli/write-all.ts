@@ -6,7 +6,7 @@
  * targets already replaced.
  */
 import { randomBytes } from "node:crypto";
-import { access, chmod, constants, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { access, constants, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 export interface PlannedWrite {
@@ -37,9 +37,17 @@ export async function writeAll(plan: readonly PlannedWrite[]): Promise<WriteRefu
     const temporary = join(dirname(path), `.appauth-migrate-${randomBytes(6).toString("hex")}.tmp`);
     const refused = await attempt(path, async () => {
       const { mode } = await stat(path);
+      // "wx": a name that exists is someone else's file, never overwritten nor removed.
+      const handle = await open(temporary, "wx", 0o600);
       temporaries.push(temporary);
-      await writeFile(temporary, content, { flag: "wx", mode: 0o600 });
-      await chmod(temporary, mode & 0o7777);
+      try {
+        await handle.writeFile(content);
+        await handle.chmod(mode & 0o7777);
+        // On disk before the rename makes it the file: a crash leaves the old content or the new, not an empty file.
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
     });
     if (refused) {
       await Promise.all(temporaries.map((file) => unlink(file).catch(() => undefined)));

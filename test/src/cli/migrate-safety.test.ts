@@ -5,11 +5,12 @@
  * under tsx) in a child process, on files in a fresh folder.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { migrate } from "../../../src/cli/index.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(ROOT, "src/cli/bin.ts");
@@ -72,6 +73,15 @@ describe("appauth migrate writes every file or none", () => {
     expect((await readdir(project)).sort()).toEqual(["a-auth.ts", "b-auth.ts", "z-large.ts"]);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(/cannot write z-large\.ts.*nothing was changed/)]);
+  });
+
+  it("keeps each file's mode when it puts the new content in place", async () => {
+    await put({ "bin/serve.mjs": `#!/usr/bin/env node\nimport { getToken } from "next-auth/jwt";\n` });
+    await chmod(join(project, "bin/serve.mjs"), 0o750);
+    expect(await migrate(project, { log: () => undefined })).toBe(0);
+    expect(await read("bin/serve.mjs")).toBe(`#!/usr/bin/env node\nimport { getToken } from "appauth/jwt";\n`);
+    expect((await stat(join(project, "bin/serve.mjs"))).mode & 0o777).toBe(0o750);
+    expect(await readdir(join(project, "bin"))).toEqual(["serve.mjs"]);
   });
 });
 
