@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { catalog } from "../providers/catalog/index.js";
-import { migrateSource } from "./migrate.js";
+import { type MigratedSource, migrateSource } from "./migrate.js";
 import { findSourceFiles } from "./source-files.js";
 import { loadTypeScript, NO_TYPESCRIPT } from "./typescript.js";
 import { type PlannedWrite, writeAll } from "./write-all.js";
@@ -62,7 +62,14 @@ export async function migrate(dir: string, options: MigrateOptions = {}): Promis
       untouched(name, "not UTF-8 text, so not read");
       continue;
     }
-    const result = migrateSource(source, providers, { ts, fileName: file });
+    let result: MigratedSource;
+    try {
+      result = migrateSource(source, providers, { ts, fileName: file });
+    } catch (failure) {
+      // A construct the codemod does not foresee costs this file, not the run.
+      untouched(name, `could not be planned (${(failure as Error).message})`);
+      continue;
+    }
     if (result.syntaxError) {
       untouched(name, `does not parse (${result.syntaxError})`);
       continue;
