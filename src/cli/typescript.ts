@@ -21,8 +21,9 @@ export function loadTypeScript(projectDir: string, fallbackFrom: string | URL = 
     try {
       const api = createRequire(from)("typescript") as TypeScriptApi;
       if (typeof api.createSourceFile === "function") return api;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
+    } catch {
+      // Not installed, or a copy that cannot be required here (TypeScript 7's native port is ESM,
+      // without the compiler API): try the next one.
     }
   }
   return undefined;
