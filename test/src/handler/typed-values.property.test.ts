@@ -60,6 +60,8 @@ function configOf(pages: boolean): TestConfig {
     experimental: { enableWebAuthn: true },
     logger: recordingLogger(),
     debug: true,
+    // Low, so a run reaches the limiter's refusal in a few attempts.
+    rateLimit: { credentials: { perClient: 3, perIdentifier: 3, window: 900 } },
     ...(pages ? { pages: CUSTOM_PAGES } : {}),
   } as Partial<AuthConfig>);
 }
@@ -162,6 +164,10 @@ describe.each([
             if (page !== undefined) expect(leaked(page, shown), `page after POST ${path}`).toEqual([]);
           }
         }
+        // Wrong passwords until the limiter refuses: its refusal, its log line and its event carry nothing typed either.
+        const client = new TestClient(config);
+        for (let attempt = 0; attempt < 6; attempt++) seen.push(...(await observe("POST /callback/docs (limited)", await post(client, "/callback/docs", form, headers))));
+        expect(config.logger.codes("warn")).toContain("RateLimited");
         seen.push(...logLines(config));
         const leaks = seen.flatMap((observed) => leaked(observed.text, values).map((value) => `${observed.where}: ${value}`));
         expect(leaks).toEqual([]);
