@@ -98,7 +98,8 @@ export function demoAuthConfig(options: {
       ...(options.mailServer && options.adapter ? [Nodemailer({ server: options.mailServer, from: DEMO_MAIL_FROM })] : []),
       Credentials({
         credentials: {
-          username: { label: "Username", autocomplete: "username", required: true },
+          // Declared "text": the one field the sign-in page may show again after a wrong password.
+          username: { label: "Username", type: "text", autocomplete: "username", required: true },
           password: { label: "Password", type: "password", required: true },
         },
         authorize({ username, password }) {

@@ -20,8 +20,11 @@ const PREFIX = "appauth";
 
 export type ResolvedCookies = Record<CookieName, CookieOption>;
 
-/** The cookie set for a configuration: secure mode adds `Secure` and the `__Secure-`/`__Host-` prefixes. */
-export function defaultCookies(useSecureCookies: boolean, overrides: CookiesOptions = {}): ResolvedCookies {
+/**
+ * The cookie set for a configuration: secure mode adds `Secure` and the `__Secure-`/`__Host-` prefixes.
+ * `basePath` scopes the cookies only the library's own routes read (the page hint).
+ */
+export function defaultCookies(useSecureCookies: boolean, overrides: CookiesOptions = {}, basePath = "/"): ResolvedCookies {
   const secure = useSecureCookies ? "__Secure-" : "";
   const base: CookieSerializeOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: useSecureCookies };
   const short: CookieSerializeOptions = { ...base, maxAge: 60 * 15 };
@@ -33,6 +36,8 @@ export function defaultCookies(useSecureCookies: boolean, overrides: CookiesOpti
     state: { name: `${secure}${PREFIX}.state`, options: short },
     nonce: { name: `${secure}${PREFIX}.nonce`, options: base },
     webauthnChallenge: { name: `${secure}${PREFIX}.challenge`, options: short },
+    // What a built-in page shows again after a redirect (page-hint.ts): a few minutes, the auth routes only.
+    pageHint: { name: `${secure}${PREFIX}.page-hint`, options: { ...base, path: basePath, maxAge: 60 * 5 } },
   };
   for (const key of Object.keys(overrides) as CookieName[]) {
     const override = overrides[key];

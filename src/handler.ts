@@ -24,7 +24,7 @@ import {
   UnknownAction,
   UntrustedHost,
 } from "./errors.js";
-import { keptFields, rateLimitedError, rateLimitedPlan } from "./flows/failure.js";
+import { rateLimitedError, rateLimitedPlan } from "./flows/failure.js";
 import { deliver } from "./flows/run.js";
 import { checkRequest } from "./rate-limit/limiter.js";
 import { errorPageUrl, signInPageUrl } from "./flows/pages.js";
@@ -149,10 +149,8 @@ export function errorPlan(rt: Runtime, ctx: RequestContext, thrown: unknown): Re
   const params = new URLSearchParams({ error: safe ? error.type : "Configuration" });
   const code = errorCode(error);
   if (code) params.set("code", code);
-  if (safe && isSignInError(error)) {
-    for (const [name, value] of keptFields(rt, ctx, error)) params.set(name, value);
-    return { redirect: signInPageUrl(rt, ctx, params) };
-  }
+  // Only the type and code: nothing the person typed (the page-hint cookie carries what the page shows again).
+  if (safe && isSignInError(error)) return { redirect: signInPageUrl(rt, ctx, params) };
   return { redirect: errorPageUrl(rt, ctx, params) };
 }
 

@@ -324,7 +324,8 @@ export type CookieName =
   | "pkceCodeVerifier"
   | "state"
   | "nonce"
-  | "webauthnChallenge";
+  | "webauthnChallenge"
+  | "pageHint";
 
 export type CookiesOptions = Partial<Record<CookieName, Partial<CookieOption>>>;
 

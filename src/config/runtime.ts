@@ -446,7 +446,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
   const cookies = (secure: boolean): ResolvedCookies => {
     let set = cookieSets.get(secure);
     if (!set) {
-      set = defaultCookies(secure, config.cookies);
+      set = defaultCookies(secure, config.cookies, config.basePath ?? "/auth");
       cookieSets.set(secure, set);
     }
     return set;

@@ -266,10 +266,10 @@ const options = {
     }),
   ),
   pages: optional(object({ signIn: pageUrl, signOut: pageUrl, error: pageUrl, verifyRequest: pageUrl, newUser: pageUrl })),
-  // Partial: overriding one cookie must not require listing all seven.
+  // Partial: overriding one cookie must not require listing all eight.
   cookies: optional(
     partialRecord(
-      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge"],
+      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge", "pageHint"],
       object({
         name: optional(matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "expected a valid cookie name")),
         options: optional(object({})),

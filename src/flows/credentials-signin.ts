@@ -5,11 +5,12 @@
 import { fromEffect } from "./effect.js";
 import { credentialsSignInMachine } from "../../machines/credentials-signin.machine.js";
 import type { Runtime } from "../config/runtime.js";
-import { InvalidConfiguration, troubleshootingUrl, type AuthError } from "../errors.js";
+import { CredentialsSignin, InvalidConfiguration, troubleshootingUrl } from "../errors.js";
 import { requestedCallbackUrl } from "../redirect.js";
 import { requestFacts, type RequestContext } from "../request-context.js";
-import type { ResponsePlan } from "../response.js";
-import { planOrError, signInAnswer } from "./outcome.js";
+import type { RouteAnswer } from "../routes.js";
+import { signInAnswer } from "./outcome.js";
+import { isShowableValue, pageHintCookie, redisplayedField } from "./page-hint.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig } from "../types.js";
 import { finishBeforeAnswering, requestOf, runFlow } from "./run.js";
@@ -77,12 +78,17 @@ async function requireStoredUser(rt: Runtime, id: unknown): Promise<void> {
 
 const RESERVED_FIELDS = new Set(["csrfToken", "callbackUrl"]);
 
+/**
+ * The answer to a credentials POST. A refusal goes back to the sign-in page with `error` and `code`
+ * only: nothing typed into the form travels in its URL. The built-in page may show the one account
+ * field again (`redisplayedField`), carried in the page-hint cookie.
+ */
 export async function handleCredentialsCallback(
   rt: Runtime,
   machine: BoundCredentialsSignIn,
   ctx: RequestContext,
   providerId: string,
-): Promise<ResponsePlan | AuthError> {
+): Promise<RouteAnswer> {
   const credentials: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ctx.body)) if (!RESERVED_FIELDS.has(key)) credentials[key] = value;
   const input = {
@@ -93,5 +99,12 @@ export async function handleCredentialsCallback(
     request: requestFacts(ctx),
   };
   const output = await runFlow(rt, machine, input, ctx);
-  return planOrError(signInAnswer(ctx, output));
+  const answer = signInAnswer(ctx, output);
+  if ("plan" in answer) return answer.plan;
+  if (!(answer.error instanceof CredentialsSignin)) return answer;
+  const field = redisplayedField(rt.providerById.get(providerId) as CredentialsConfig);
+  const value = field === undefined ? undefined : credentials[field];
+  if (field === undefined || !isShowableValue(value)) return answer;
+  const hint = await pageHintCookie(rt, ctx, { page: "signin", provider: providerId, field, value });
+  return { error: answer.error, cookies: [...answer.cookies, ...hint] };
 }

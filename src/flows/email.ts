@@ -15,7 +15,9 @@ import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
+import type { RouteAnswer } from "../routes.js";
 import { planOrError, signInAnswer } from "./outcome.js";
+import { pageHintCookie } from "./page-hint.js";
 import { requestOf, runMachine } from "./run.js";
 import { checkEmail } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
@@ -128,7 +130,7 @@ export async function handleEmailSignIn(
   machine: BoundEmail,
   ctx: RequestContext,
   provider: EmailConfig,
-): Promise<ResponsePlan | AuthError> {
+): Promise<RouteAnswer> {
   const result = await runMachine(
     rt,
     machine,
@@ -142,14 +144,23 @@ export async function handleEmailSignIn(
   );
   if (!result.done) {
     const params = new URLSearchParams({ provider: provider.id, type: "email" });
-    // The page names the address the link went to, so a typo shows before the wait for a mail.
+    // The page names the address the link went to, so a typo shows before the wait for a mail; the
+    // address travels in the page-hint cookie, never in the URL.
     const address = (result.context as { identifier?: string }).identifier;
-    if (address) params.set("email", address);
-    return { redirect: `${ctx.baseUrl}/verify-request?${params}` };
+    const hint = address ? await pageHintCookie(rt, ctx, { page: "verify-request", provider: provider.id, field: "email", value: address }) : [];
+    return { redirect: `${ctx.baseUrl}/verify-request?${params}`, ...(hint.length ? { cookies: hint } : {}) };
   }
   // Ended at the first request: refused or diverted (a session is only issued when the link is followed).
   const output = result.output;
-  return output.outcome === "signedIn" ? { redirect: ctx.origin } : planOrError(signInAnswer(ctx, output));
+  if (output.outcome === "signedIn") return { redirect: ctx.origin };
+  const answer = signInAnswer(ctx, output);
+  if ("plan" in answer) return answer.plan;
+  // A refused address goes back into the sign-in page's field (to fix a typo), through the page hint.
+  if (answer.error instanceof EmailSignInError && typeof ctx.body.email === "string") {
+    const hint = await pageHintCookie(rt, ctx, { page: "signin", provider: provider.id, field: "email", value: ctx.body.email });
+    return { error: answer.error, cookies: [...answer.cookies, ...hint] };
+  }
+  return answer;
 }
 
 /** GET /callback/:provider: the link was followed; resume the flow where it rested. */

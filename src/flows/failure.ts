@@ -1,11 +1,9 @@
-/** How a flow's refusal becomes the AuthError the browser is redirected with, and what it carries back. */
+/** How a flow's refusal becomes the AuthError the browser is redirected with. */
 import type { FlowFailure, LimitVerdict } from "../../machines/shared.js";
 import type { Runtime } from "../config/runtime.js";
-import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { logAuthError } from "../logger.js";
 import { rateLimitedMessage } from "../pages/messages.js";
-import type { CredentialsConfig } from "../types.js";
 import {
   AccessDenied,
   AuthError,
@@ -83,40 +81,4 @@ export function rateLimitedPlan(rt: Runtime, error: RateLimited, url?: string): 
 /** An authorization response with `error=access_denied` (RFC 6749 §4.1.2.1): the person declined. */
 function cancelledAtProvider(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { error?: unknown }).error === "access_denied";
-}
-
-/** Query names the sign-in page uses itself, never taken for a form field's value. */
-const RESERVED = new Set(["error", "code", "callbackUrl", "csrfToken", "provider"]);
-const MAX_KEPT_LENGTH = 320;
-const MAX_KEPT_FIELDS = 20;
-
-/**
- * What the person typed that the sign-in page shows again after a refusal, as query parameters:
- * the address an email sign-in refused, a credentials form's fields except passwords. The page
- * escapes them; a password (or any field of type password) never travels.
- */
-export function keptFields(rt: Runtime, ctx: RequestContext, error: AuthError): [string, string][] {
-  const provider = ctx.providerId ? rt.providerById.get(ctx.providerId) : undefined;
-  if (!provider) return [];
-  const kept: [string, string][] = [["provider", provider.id]];
-  const keep = (name: string, value: unknown) => {
-    if (typeof value === "string" && value.length <= MAX_KEPT_LENGTH && !RESERVED.has(name)) kept.push([name, value]);
-  };
-  if (error instanceof EmailSignInError && provider.type === "email") keep("email", ctx.body.email);
-  if (error instanceof CredentialsSignin && provider.type === "credentials") {
-    for (const [name, input] of Object.entries((provider as CredentialsConfig).credentials ?? {})) {
-      if (input?.type !== "password") keep(name, ctx.body[name]);
-    }
-  }
-  return kept.length > 1 ? kept : [];
-}
-
-/** What `keptFields` carried, read back from the sign-in page's query: bounded, escaped by the page. */
-export function keptValues(query: URLSearchParams): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of query) {
-    if (Object.keys(values).length >= MAX_KEPT_FIELDS) break;
-    if (!RESERVED.has(name) && value.length <= MAX_KEPT_LENGTH) values[name] ??= value;
-  }
-  return values;
 }

@@ -5,8 +5,10 @@
 import type { Runtime } from "../config/runtime.js";
 import { resolveCsrf } from "../csrf.js";
 import { isClientSafeErrorType } from "../errors.js";
-import { keptValues } from "./failure.js";
+import { takePageHint, redisplayedField, type PageHint } from "./page-hint.js";
 import { renderErrorPage, renderSignInPage, renderSignOutPage, renderVerifyRequestPage, type PageProvider } from "../pages/index.js";
+import { isErrorType, isShowableCode } from "../pages/messages.js";
+import type { KeptValue } from "../pages/signin.js";
 import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
@@ -71,37 +73,52 @@ export async function showSignIn(rt: Runtime, ctx: RequestContext): Promise<Resp
   const custom = customPageUrl(rt, ctx, "signIn", forwardParams(ctx.query, callbackUrl));
   if (custom) return { redirect: custom };
   const csrf = await csrfFor(rt, ctx);
+  const { hint, cookies: hintCookies } = await takePageHint(rt, ctx, "signin");
+  const kept = keptValue(rt, hint);
   const error = ctx.query.get("error") ?? undefined;
   const code = ctx.query.get("code") ?? undefined;
-  const provider = ctx.query.get("provider") ?? undefined;
   const page = renderSignInPage({
     theme: rt.theme,
     providers: pageProviders(rt, ctx),
     csrfToken: csrf.token,
     callbackUrl,
     homeUrl: ctx.origin,
-    values: keptValues(ctx.query),
+    ...(kept ? { kept, provider: kept.provider } : {}),
     ...(error ? { error } : {}),
     ...(code ? { code } : {}),
-    ...(provider ? { provider } : {}),
   });
   const remember: SetCookie = { name: ctx.cookies.callbackUrl.name, value: callbackUrl, options: ctx.cookies.callbackUrl.options };
-  return { status: page.status, html: page.html, cookies: [...csrf.cookies, remember] };
+  return { status: page.status, html: page.html, cookies: [...csrf.cookies, ...hintCookies, remember] };
 }
 
+/** What the sign-in page shows again from a hint: only a field the provider still lets it show. */
+function keptValue(rt: Runtime, hint: PageHint | undefined): KeptValue | undefined {
+  const provider = hint && rt.providerById.get(hint.provider);
+  if (!hint || !provider) return undefined;
+  const showable = provider.type === "credentials" ? redisplayedField(provider as CredentialsConfig) : provider.type === "email" ? "email" : undefined;
+  return hint.field === showable ? { provider: hint.provider, field: hint.field, value: hint.value } : undefined;
+}
+
+/**
+ * What an application's sign-in page is handed, as Auth.js hands it: `callbackUrl`, and `error` and
+ * `code` when they are the kind the library sends (a type it defines, a code of the shown shape).
+ * Anything else the query carries stays behind.
+ */
 function forwardParams(query: URLSearchParams, callbackUrl: string): URLSearchParams {
   const params = new URLSearchParams({ callbackUrl });
-  for (const key of ["error", "code"]) {
-    const value = query.get(key);
-    if (value) params.set(key, value);
-  }
+  const error = query.get("error");
+  if (error && (isErrorType(error) || error === "SessionRequired")) params.set("error", error);
+  const code = query.get("code") ?? undefined;
+  if (error && isShowableCode(code)) params.set("code", code);
   return params;
 }
 
 export async function showSignOut(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
-  const custom = customPageUrl(rt, ctx, "signOut", new URLSearchParams(ctx.query));
-  if (custom) return { redirect: custom };
   const callbackUrl = await resolveRedirectUrl(requestedCallbackUrl(ctx), ctx, rt.callbacks.redirect);
+  // An application's sign-out page gets where to go afterwards when the request said, nothing else of the query.
+  const forwarded = new URLSearchParams(ctx.query.has("callbackUrl") ? { callbackUrl } : {});
+  const custom = customPageUrl(rt, ctx, "signOut", forwarded);
+  if (custom) return { redirect: custom };
   const csrf = await csrfFor(rt, ctx);
   const page = renderSignOutPage({ theme: rt.theme, csrfToken: csrf.token, signOutUrl: `${ctx.baseUrl}/signout`, callbackUrl });
   return { status: page.status, html: page.html, cookies: csrf.cookies };
@@ -121,13 +138,15 @@ export function showError(rt: Runtime, ctx: RequestContext): ResponsePlan {
   return { status: page.status >= 500 ? 400 : page.status, html: page.html };
 }
 
-export function showVerifyRequest(rt: Runtime, ctx: RequestContext): ResponsePlan {
-  const custom = customPageUrl(rt, ctx, "verifyRequest", new URLSearchParams(ctx.query));
+export async function showVerifyRequest(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
+  // An application's page gets `provider` and `type` (as Auth.js sends them), for a provider that exists.
+  const provider = rt.providerById.get(ctx.query.get("provider") ?? "");
+  const custom = customPageUrl(rt, ctx, "verifyRequest", new URLSearchParams(provider ? { provider: provider.id, type: provider.type } : {}));
   if (custom) return { redirect: custom };
-  // The address the link went to, as the email flow's redirect carries it (escaped by the page).
-  const email = ctx.query.get("email");
-  const page = renderVerifyRequestPage({ theme: rt.theme, homeUrl: ctx.origin, ...(email && email.length <= 320 ? { email } : {}) });
-  return { status: page.status, html: page.html };
+  // The address the link went to, as the email flow's page hint carries it (escaped by the page).
+  const { hint, cookies } = await takePageHint(rt, ctx, "verify-request");
+  const page = renderVerifyRequestPage({ theme: rt.theme, homeUrl: ctx.origin, ...(hint ? { email: hint.value } : {}) });
+  return { status: page.status, html: page.html, ...(cookies.length ? { cookies } : {}) };
 }
 
 export async function showCsrf(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {

@@ -88,8 +88,23 @@ export function signInError(error: string, code?: string): { message: string; sh
   if (code && Object.prototype.hasOwnProperty.call(CODE_MESSAGES, key)) {
     return { message: CODE_MESSAGES[key] as string, showCode: false, known, code };
   }
-  // Only CredentialsSignin carries codes an application chose; any other code is not shown.
-  return { message: signInErrorMessage(error), showCode: error === "CredentialsSignin" && Boolean(code), known };
+  // Only CredentialsSignin carries codes an application chose, and only a code that is an identifier
+  // is shown: the page cannot tell an application's code from text someone put in a link.
+  if (error === "CredentialsSignin" && isShowableCode(code)) return { message: signInErrorMessage(error), showCode: true, known, code };
+  return { message: signInErrorMessage(error), showCode: false, known };
+}
+
+/**
+ * The shape of a code the sign-in page shows as text: a short identifier (`invalid_otp`,
+ * `account-locked`), lowercase letters, digits, `_` and `-`, starting with a letter. The `code`
+ * parameter comes from the URL, where anyone can write anything; a sentence shown on the real
+ * origin would be content spoofing, and a bare number may be a one-time code.
+ */
+const SHOWABLE_CODE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+/** Whether the sign-in page may show `code` as text (and forward it to an application's page). */
+export function isShowableCode(code: string | undefined): code is string {
+  return code !== undefined && SHOWABLE_CODE.test(code);
 }
 
 /** When to try again, from the seconds a RateLimited refusal carries (anything else: the plain message). */

@@ -14,6 +14,13 @@ import { buttonRule } from "./theme.js";
 import type { PageProvider, PageResult, PageTheme } from "./types.js";
 import { webauthnScript } from "./webauthn-script.js";
 
+/** A value typed into `field` of `provider`'s form, shown there again. */
+export interface KeptValue {
+  provider: string;
+  field: string;
+  value: string;
+}
+
 export interface SignInPageParams {
   theme: PageTheme;
   providers: PageProvider[];
@@ -21,16 +28,20 @@ export interface SignInPageParams {
   callbackUrl: string;
   /** The `error` query parameter: selects a message, never shown itself. */
   error?: string;
-  /** The `code` query parameter (with `CredentialsSignin`): shown escaped, as is. */
+  /**
+   * The `code` query parameter: words for the library's own codes; the text itself only for a
+   * `CredentialsSignin` code of the shape `isShowableCode` allows (never arbitrary text).
+   */
   code?: string;
   /** Prefills the email field. */
   email?: string;
   /**
-   * What the person typed before a refusal (from the redirect's query): the email provider's
-   * address, a credentials form's non-password fields. Untrusted; escaped like everything else.
+   * The one value the person typed that the page shows again after a refusal (the page-hint
+   * cookie): a credentials form's account field, or the email provider's refused address. Never a
+   * password field's. Escaped like everything else.
    */
-  values?: Record<string, string>;
-  /** The provider the error belongs to (the redirect's `provider`): its field carries the error. */
+  kept?: KeptValue;
+  /** The provider the error belongs to: its field carries the error. */
   provider?: string;
   /** Where "Back to <brandName>" leads: the site's home. */
   homeUrl?: string;
@@ -84,7 +95,7 @@ interface Context {
   nextId: (...parts: string[]) => string;
   /** CSS class of the provider's button when it has a valid brand colour. */
   buttonClass: Map<PageProvider, string>;
-  values: Record<string, string>;
+  kept: KeptValue | undefined;
   /** An error that belongs to one provider's email field (a malformed address), shown beside it. */
   fieldError: { provider: PageProvider; message: string } | undefined;
 }
@@ -98,12 +109,16 @@ function submitButton(provider: PageProvider, ctx: Context, content: SafeHtml | 
   return html`<button class="${extra ? `btn ${extra}` : "btn"}" type="submit">${content}</button>`;
 }
 
+function keptIn(ctx: Context, provider: PageProvider, field: string): string | undefined {
+  return ctx.kept?.provider === provider.id && ctx.kept.field === field ? ctx.kept.value : undefined;
+}
+
 function credentialField(provider: PageProvider, key: string, input: CredentialInput, ctx: Context): SafeHtml {
   const id = ctx.nextId(provider.id, key);
   const type = typeof input.type === "string" && INPUT_TYPES.has(input.type) ? input.type : "text";
   const autocomplete = input.autocomplete ?? (type === "password" ? "current-password" : undefined);
-  // A refused sign-in comes back with what was typed, except passwords (which never travel).
-  const kept = type === "password" ? undefined : ctx.values[key];
+  // A refused sign-in shows the account field again; a password field never (the server sends none).
+  const kept = type === "password" ? undefined : keptIn(ctx, provider, key);
   return html`<div class="field"><label for="${id}">${input.label ?? key}</label><input class="input" id="${id}" name="${key}" type="${type}"${
     input.placeholder ? html` placeholder="${input.placeholder}"` : ""
   }${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${input.required ? html` required` : ""}${
@@ -126,7 +141,7 @@ function emailSection(provider: PageProvider, ctx: Context): SafeHtml {
   const id = ctx.nextId(provider.id, "email");
   const error = ctx.fieldError?.provider === provider ? ctx.fieldError.message : undefined;
   const errorId = ctx.nextId(provider.id, "email", "error");
-  const value = (error !== undefined ? ctx.values.email : undefined) ?? ctx.email;
+  const value = (error !== undefined ? keptIn(ctx, provider, "email") : undefined) ?? ctx.email;
   // The refused address stays in the field, marked invalid and described by the reason, and the
   // field takes the focus so a keyboard or screen-reader user lands on what to fix.
   return html`<form method="post" action="${safeLinkUrl(provider.signinUrl)}">${hiddenFields(ctx)}<div class="field"><label for="${id}">Email for a sign-in link</label><input class="input" id="${id}" name="email" type="email" autocomplete="email" placeholder="email@example.com" required${
@@ -229,7 +244,7 @@ export function renderSignInPage(params: SignInPageParams): PageResult {
     email: params.email,
     nextId: idAllocator(),
     buttonClass,
-    values: params.values ?? {},
+    kept: params.kept,
     fieldError: undefined,
   };
   // A malformed address is the email field's error: said beside the field rather than above the form.
@@ -256,7 +271,7 @@ export function renderSignInPage(params: SignInPageParams): PageResult {
     ? html`<div class="${cancel ? "alert notice" : "alert"}" role="${cancel ? "status" : "alert"}">${cancel ? "" : alertIcon}<div class="alert-body"${
         shown.known ? html` data-error="${params.error ?? ""}"${shown.code ? html` data-code="${shown.code}"` : ""}` : ""
       }><p>${shown.message}</p>${
-        shown.showCode ? html`<p class="code">Code: ${params.code}</p>` : ""
+        shown.showCode ? html`<p class="code">Code: ${shown.code ?? ""}</p>` : ""
       }</div></div>`
     : passkeys
       ? html`<div class="alert" role="alert" hidden>${alertIcon}<div class="alert-body"><p></p></div></div>`

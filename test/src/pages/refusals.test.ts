@@ -43,16 +43,23 @@ describe("a malformed email address", () => {
   });
 
   it("escapes what was typed when it comes back", () => {
-    const html = signIn({ error: "EmailSignInError", values: { email: '"><script>alert(1)</script>' } });
+    const html = signIn({ error: "EmailSignInError", kept: { provider: "email", field: "email", value: '"><script>alert(1)</script>' } });
     expect(html).not.toContain("<script>alert(1)");
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 });
 
 describe("a wrong password", () => {
-  it("keeps the username, empties the password, and shows no 'Code: credentials'", async () => {
-    const client = new TestClient(testConfig());
-    const html = await pageAfter(client, await client.signIn("ada", "hunter2"));
+  const typedUsername = () =>
+    testConfig({
+      providers: [passwordProvider({ credentials: { username: { label: "Username", type: "text" }, password: { label: "Password", type: "password" } } })],
+    });
+
+  it("keeps a username the form declares as text, empties the password, and shows no 'Code: credentials'", async () => {
+    const client = new TestClient(typedUsername());
+    const refused = await client.signIn("ada", "hunter2");
+    expect(refused.headers.get("location")).not.toContain("ada");
+    const html = await pageAfter(client, refused);
     const inputs = visibleInputs(formPostingTo(html, `${BASE_URL}/callback/credentials`).inner);
     expect(inputs.map((i) => [i.attrs["name"], i.attrs["value"]])).toEqual([
       ["username", "ada"],
@@ -63,8 +70,31 @@ describe("a wrong password", () => {
     expect(textOf(html)).not.toContain("Code:");
   });
 
+  it("shows the username once: the page after it is empty again", async () => {
+    const client = new TestClient(typedUsername());
+    const refused = await client.signIn("ada", "hunter2");
+    await pageAfter(client, refused);
+    const again = await (await client.get(refused.headers.get("location")!)).text();
+    expect(visibleInputs(formPostingTo(again, `${BASE_URL}/callback/credentials`).inner)[0]?.attrs["value"]).toBeUndefined();
+  });
+
+  it("keeps nothing of a form whose fields declare no type (it cannot tell an account name from a code)", async () => {
+    const client = new TestClient(testConfig());
+    const html = await pageAfter(client, await client.signIn("ada", "hunter2"));
+    const inputs = visibleInputs(formPostingTo(html, `${BASE_URL}/callback/credentials`).inner);
+    expect(inputs.map((i) => i.attrs["value"])).toEqual([undefined, undefined]);
+    expect(html).not.toContain("ada");
+  });
+
   it("still shows a code the application chose", () => {
     expect(textOf(signIn({ error: "CredentialsSignin", code: "account_locked" }))).toContain("Code: account_locked");
+  });
+
+  it("shows no sentence a link put in the code: only a short identifier is shown as text", () => {
+    const html = textOf(signIn({ error: "CredentialsSignin", code: "Your account is locked. Call 555-0100" }));
+    expect(html).not.toContain("555");
+    expect(html).not.toContain("Code:");
+    expect(textOf(signIn({ error: "CredentialsSignin", code: "123456" }))).not.toContain("123456");
   });
 
   it("shows no code an error of another type carries", () => {
