@@ -3,7 +3,8 @@
  * Against every shipped adapter on its real server, wrapped in a spy that records each call: a NUL
  * or other control character, a character outside the token alphabet, or an absurd length reads as
  * no session — GET /session answers 200 `null` — with no adapter call and no error log. The tokens
- * the library mints (UUIDs) and those Auth.js stored (UUIDs, 64 hex characters) still read.
+ * the library mints (UUIDs) and those Auth.js stored (UUIDs, 64 hex characters) still read; a
+ * custom generator that mints what could not be read back is a configuration fault.
  */
 import { randomUUID, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
@@ -12,7 +13,9 @@ import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { RedisAdapter } from "../../../src/adapters/redis/index.js";
 import { mysqlAdapter, postgresAdapter, type OwnedSqlAdapter } from "../../../src/adapters/sql/index.js";
 import { sqliteAdapter } from "../../../src/adapters/sqlite/index.js";
+import { credentialIdLookups } from "../../../src/flows/credential-id.js";
 import { decode } from "../../../src/jwt/index.js";
+import Nodemailer from "../../../src/providers/email.js";
 import type { Adapter, JWTDecodeParams } from "../../../src/types.js";
 import { BASE_URL, SESSION_COOKIE, testConfig, type TestConfig } from "../../helpers/config.js";
 import { TestClient } from "../../helpers/test-client.js";
@@ -181,5 +184,32 @@ describe("a JWT session cookie of absurd size", () => {
     client.setCookie(SESSION_COOKIE, "eyJhbGciOiJkaXIifQ..%00..");
     expect((await client.get("/session")).status).toBe(200);
     expect(decoded).toEqual([]);
+  });
+});
+
+describe("tokens that could not be read back, and ids no authenticator makes", () => {
+  it("refuses a custom generateSessionToken that mints outside the alphabet, naming the option, and stores no session", async () => {
+    const adapter = MemoryAdapter();
+    const spy = spied(adapter);
+    const config = testConfig({
+      adapter: spy.adapter,
+      session: { strategy: "database", generateSessionToken: () => "token with spaces" },
+      providers: [
+        Nodemailer({ server: "smtp://127.0.0.1:1", from: "no-reply@example.test", sendVerificationRequest: async ({ url }) => void links.push(url) }),
+      ],
+    });
+    const links: string[] = [];
+    const client = new TestClient(config, BASE_URL);
+    await client.post("/signin/nodemailer", { csrfToken: await client.csrf(), email: "minted@example.test" });
+    const response = await client.get(links[0]!);
+    expect(response.status).toBe(500);
+    expect(spy.calls).not.toContain("createSession");
+    const logged = config.logger.entries.filter((entry) => entry.level === "error").flatMap((entry) => entry.message.map(String));
+    expect(logged.join("\n")).toContain("session.generateSessionToken");
+  });
+
+  it("looks up no passkey for a posted id longer than WebAuthn allows", () => {
+    expect(credentialIdLookups("A".repeat(1364))).not.toEqual([]);
+    expect(credentialIdLookups("A".repeat(1368))).toEqual([]);
   });
 });
