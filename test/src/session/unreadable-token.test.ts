@@ -208,6 +208,23 @@ describe("tokens that could not be read back, and ids no authenticator makes", (
     expect(logged.join("\n")).toContain("session.generateSessionToken");
   });
 
+  it("asks the store nothing for an email link whose address carries a NUL byte or whose token is absurd", async () => {
+    const adapter = MemoryAdapter();
+    const spy = spied(adapter);
+    const config = testConfig({
+      adapter: spy.adapter,
+      session: { strategy: "database" },
+      providers: [Nodemailer({ server: "smtp://127.0.0.1:1", from: "no-reply@example.test", sendVerificationRequest: async () => {} })],
+    });
+    const client = new TestClient(config, BASE_URL);
+    for (const query of ["token=abc&email=a%00b%40example.test", "token=abc&email=a%40example.test%00", `token=${"a".repeat(10_000)}&email=%00`]) {
+      const response = await client.get(`/callback/nodemailer?${query}`);
+      expect(response.status).toBeLessThan(500);
+    }
+    expect(spy.calls).toEqual([]);
+    expect(config.logger.codes("error")).toEqual([]);
+  });
+
   it("looks up no passkey for a posted id longer than WebAuthn allows", () => {
     expect(credentialIdLookups("A".repeat(1364))).not.toEqual([]);
     expect(credentialIdLookups("A".repeat(1368))).toEqual([]);
