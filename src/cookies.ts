@@ -15,6 +15,8 @@ const COOKIE_SIZE_LIMIT = 4096;
 /** Room left for the name, `=`, and the attributes we write (Path, Expires, HttpOnly, ...). */
 const ATTRIBUTE_ALLOWANCE = 160;
 export const CHUNK_SIZE = COOKIE_SIZE_LIMIT - ATTRIBUTE_ALLOWANCE;
+/** Chunks joined on read: 32 × ~4 KB is more than the longest JWT the library opens (64 KiB). */
+const MAX_CHUNKS = 32;
 
 const PREFIX = "appauth";
 
@@ -115,7 +117,8 @@ export function readChunkedCookie(jar: CookieJar, name: string): string | undefi
   const whole = jar.get(name);
   if (whole !== undefined) return whole;
   let value = "";
-  for (let i = 0; ; i++) {
+  // Past MAX_CHUNKS the joined value is longer than any token the library opens: it is not joined further.
+  for (let i = 0; i < MAX_CHUNKS; i++) {
     const chunk = jar.get(`${name}.${i}`);
     if (chunk === undefined) break;
     value += chunk;

@@ -28,6 +28,7 @@ export type ErrorType =
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
   | "OAuthSignInError"
+  | "PayloadTooLarge"
   | "RateLimited"
   | "RefreshTokenError"
   | "EmailSignInError"
@@ -107,6 +108,13 @@ export class AdapterError extends AuthError {
  */
 export class StoreUnavailable extends AdapterError {
   static override type: ErrorType = "StoreUnavailable";
+}
+/**
+ * A request body past the library's ceiling (1 MiB), declared by `Content-Length` or counted as it
+ * arrived: the reading stops there and the request is answered 413. Bad input, never a server fault.
+ */
+export class PayloadTooLarge extends AuthError {
+  static override type: ErrorType = "PayloadTooLarge";
 }
 export class CallbackRouteError extends AuthError {
   static override type: ErrorType = "CallbackRouteError";

@@ -21,6 +21,7 @@ import {
   RateLimited,
   MissingAdapterMethods,
   MissingCSRF,
+  PayloadTooLarge,
   UnknownAction,
   UntrustedHost,
 } from "./errors.js";
@@ -71,6 +72,10 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
     if (error instanceof UnknownAction) {
       rt.logger.debug("UnknownAction", error.message);
       return typedError(rt, request, error, 400);
+    }
+    if (error instanceof PayloadTooLarge) {
+      rt.logger.debug(error.type, error.message);
+      return typedError(rt, request, error, 413);
     }
     // The config resolution already said, once, that no host is trusted; each request adds a debug line.
     if (error instanceof UntrustedHost) rt.logger.debug(error.type, error.message);

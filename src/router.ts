@@ -1,11 +1,12 @@
 /**
  * From a request to a `RequestContext`: the trusted origin, the action and provider named by the
  * path under the base path, the cookies, and the parsed body. Anything malformed is reported as a
- * typed error (UnknownAction, UntrustedHost), never thrown raw.
+ * typed error (UnknownAction, UntrustedHost, PayloadTooLarge), never thrown raw.
  */
 import { parseCookies } from "./cookies.js";
 import type { Runtime } from "./config/runtime.js";
-import { BasePathMismatch, UnknownAction, UntrustedHost } from "./errors.js";
+import { BasePathMismatch, PayloadTooLarge, UnknownAction, UntrustedHost } from "./errors.js";
+import { readBodyText } from "./request-body.js";
 import type { AuthAction, RequestContext } from "./request-context.js";
 
 /** What paths name: the actions served, and those whose path may name a provider (from the route table, routes.ts). */
@@ -66,17 +67,20 @@ function underBasePath(pathname: string, basePath: string): boolean {
   return basePath === "/" || pathname === basePath || pathname.startsWith(`${basePath}/`);
 }
 
-/** The body of a POST: its fields (first value wins), and for a form every value of every field. */
+/**
+ * The body of a POST: its fields (first value wins), and for a form every value of every field.
+ * Past MAX_BODY_BYTES, however it arrives, `PayloadTooLarge` (413).
+ */
 async function readBody(request: Request): Promise<{ body: Record<string, unknown>; form?: URLSearchParams }> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return { body: {} };
   let text: string;
   try {
-    text = await request.text();
-  } catch {
+    text = await readBodyText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof PayloadTooLarge) throw error;
+    // A body the client broke off (or a stream that errored) is an empty one.
     return { body: {} };
   }
-  if (text.length > MAX_BODY_BYTES || text.length === 0) return { body: {} };
+  if (text.length === 0) return { body: {} };
   const type = request.headers.get("content-type")?.toLowerCase() ?? "";
   if (type.includes("application/json")) {
     try {

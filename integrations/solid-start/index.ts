@@ -20,6 +20,7 @@
 import type { SetCookie } from "../../src/cookies.js";
 import { Auth } from "../../src/handler.js";
 import { setClientAddress } from "../../src/rate-limit/limiter.js";
+import { withDetachedBody } from "../../src/request-body.js";
 import { InvalidProvider } from "../../src/errors.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { guardRequest, signInRedirectUrl, storeUnavailableResponse } from "../../src/server/guard.js";
@@ -176,7 +177,8 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     // A config that does not resolve is answered by `Auth` itself (its typed error page).
     if (rt && !underPrefix(rt.basePath, new URL(request.url).pathname)) return undefined;
     // The connection's address (SolidStart's event has it), for the rate limiter's per-client limits.
-    return Auth(setClientAddress(request, clientAddress), core);
+    // The body is detached: h3 on Node throws, uncaught, when its stream is cancelled (request-body.ts).
+    return Auth(setClientAddress(withDetachedBody(request), clientAddress), core);
   };
 
   function readOnce(event: AuthRequestEvent): Promise<SessionRead> {

@@ -6,6 +6,8 @@
  */
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** WebAuthn caps a credential id at 1023 bytes (Level 3, §5.1): 1364 base64url characters. Longer is no id. */
+const MAX_CREDENTIAL_ID_LENGTH = 1364;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Standard base64 of the same bytes, re-encoded so that one credential has one spelling; null if not base64 at all. */
@@ -23,7 +25,7 @@ function canonical(standardish: string): string | null {
 
 /** The stored spelling (standard base64, padded) of an id the browser or the library gave (base64url). */
 export function storedCredentialId(fromBrowser: string): string | null {
-  if (!BASE64URL.test(fromBrowser)) return null;
+  if (fromBrowser.length > MAX_CREDENTIAL_ID_LENGTH || !BASE64URL.test(fromBrowser)) return null;
   return canonical(fromBrowser.replaceAll("-", "+").replaceAll("_", "/"));
 }
 

@@ -3,54 +3,61 @@
  * `@xstate.snapshot`, ...), so the Stately inspector (`createWebSocketInspector(...).inspect`, the
  * browser and Sky inspectors) takes them as they are. Each event's actor is a stand-in that shows the
  * real actor's ids, parent and machine definition, and whose snapshots, like every event, carry
- * redacted data only: an observer never reaches a live actor, a `Request` or a secret. An observer that
+ * redacted data only: an observer never reaches a live actor, a `Request`, a secret or anything a
+ * person typed — data is shown by allowlist (inspect-allowlist.ts), the rest as its type and length. An observer that
  * throws, at once or later from a timer it set while handling an event, is logged and the flow goes on.
  */
 import type { AnyActorRef, AnyEventObject, InspectionEvent, Snapshot } from "xstate";
 import type { InspectionObserver, LoggerInstance } from "../types.js";
+import { allowlistOf } from "./inspect-allowlist.js";
 
-const SECRET_KEYS = /token|secret|password|credential|verifier|cookie|code|nonce|state|challenge|authorization/i;
+/** Where a value sits: its key, and the key of the object holding it (none at the top). */
+interface Place {
+  parent?: string;
+  key?: string;
+}
 
-/** Compact serialisations (JWT/JWE) and long unbroken runs of token characters (random hex, base64url). */
-const SECRET_VALUE = /^ey[\w-]+\.[\w-]*\.|^[A-Za-z0-9_\-+/=|.]{32,}$/;
+/** Whether the allowlist shows the value at `place` in clear (inspect-allowlist.ts). */
+function shown(allowed: ReadonlySet<string>, { parent, key }: Place): boolean {
+  if (key === undefined) return false;
+  if (parent === undefined) return allowed.has(key);
+  return allowed.has(`${parent}.${key}`) || allowed.has(`${parent}.*`);
+}
 
-/**
- * A URL as text with the values of its secret-looking query parameters redacted: a one-time link
- * carries its token there (`/callback/email?token=`), an OAuth callback its `code` and `state`.
- */
-function redactUrl(url: URL): string {
-  const copy = new URL(url);
-  for (const [key, v] of [...copy.searchParams]) {
-    if (SECRET_KEYS.test(key) || SECRET_VALUE.test(v)) copy.searchParams.set(key, "[redacted]");
-  }
-  return copy.href;
+/** A value an observer may not read, as its type and length: `"[string:23]"`, `"[number]"`. */
+function shapeOf(value: unknown): string {
+  if (typeof value === "string") return `[string:${value.length}]`;
+  return `[${typeof value}]`;
 }
 
 /**
- * A deep copy of `value` for an observer: every property whose name suggests a secret, and every
- * string that looks like a token (whatever its key: effect outputs carry cookies), is "[redacted]";
- * so is every secret-looking query parameter of a URL.
+ * A deep copy of `value` for an observer: strings and numbers only where the machine's allowlist
+ * shows them, booleans and nulls as they are, everything else as its shape. Errors keep their
+ * name and type (the library's error classes), never their message.
  */
-export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") {
-    if (SECRET_VALUE.test(value)) return "[redacted]";
-    return /^https?:\/\/[^?#]*\?/i.test(value) && URL.canParse(value) ? redactUrl(new URL(value)) : value;
-  }
-  if (depth > 8 || value === null || typeof value !== "object") return value;
+export function redact(value: unknown, allowed: ReadonlySet<string>, place: Place = {}, depth = 0): unknown {
+  if (value === null || value === undefined || typeof value === "boolean") return value;
+  if (typeof value !== "object") return (typeof value === "string" || typeof value === "number") && shown(allowed, place) ? value : shapeOf(value);
+  if (depth > 8) return "[object]";
   if (value instanceof Request) return { method: value.method, url: "[request]" };
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof URL) return redactUrl(value);
-  if (value instanceof Date) return String(value);
-  if (value instanceof Map || value instanceof Set) return `[${value.constructor.name}]`;
-  if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    // Machine state names (e.g. "checkingSignIn") are not secrets: only redact data-bearing keys.
-    // An event's or a record's `type` names a kind ("xstate.done.actor.…", "oidc"), however long.
-    if (key === "type" && typeof v === "string") out[key] = v;
-    else out[key] = SECRET_KEYS.test(key) && key !== "value" ? "[redacted]" : redact(v, depth + 1);
+  if (value instanceof URL) return shapeOf(value.href).replace("string", "url");
+  if (value instanceof Date) return shown(allowed, place) ? value.toISOString() : "[date]";
+  if (value instanceof Map || value instanceof Set) return `[${value.constructor.name}:${value.size}]`;
+  if (value instanceof Error) {
+    const type = (value as { type?: unknown }).type;
+    return { name: value.name, ...(typeof type === "string" ? { type } : {}), message: shapeOf(value.message) };
   }
+  // The items of an array sit where the array does: `failures[0].as` is under `failures`.
+  if (Array.isArray(value)) return value.map((v) => redact(v, allowed, place, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = redact(v, allowed, { parent: place.key, key }, depth + 1);
   return out;
+}
+
+/** An event for an observer: its type as it is (the library's own event names), its data redacted. */
+function redactEvent(event: AnyEventObject, allowed: ReadonlySet<string>): AnyEventObject {
+  const { type, ...data } = event;
+  return { ...(redact(data, allowed) as Record<string, unknown>), type: typeof type === "string" ? type : shapeOf(type) };
 }
 
 type Actor = AnyActorRef & { _parent?: AnyActorRef; logic?: { config?: unknown } };
@@ -59,16 +66,25 @@ function isActor(value: unknown): value is Actor {
   return typeof value === "object" && value !== null && "sessionId" in value && typeof (value as Actor).getSnapshot === "function";
 }
 
-/** The redacted view of a snapshot: where the actor is and its data, never the live child actors. */
-function redactSnapshot(snapshot: Snapshot<unknown> | undefined): Snapshot<unknown> {
+/** The machine an actor runs, or the nearest machine above it (an effect's actor): whose allowlist applies. */
+function machineIdOf(actor: Actor | undefined): string | undefined {
+  for (let at = actor; at; at = at._parent as Actor | undefined) {
+    const id = (at.logic?.config as { id?: unknown } | undefined)?.id;
+    if (typeof id === "string") return id;
+  }
+  return undefined;
+}
+
+/** The redacted view of a snapshot: where the actor is (state names) and its data, never the live child actors. */
+function redactSnapshot(snapshot: Snapshot<unknown> | undefined, allowed: ReadonlySet<string>): Snapshot<unknown> {
   const s = (snapshot ?? {}) as Record<string, unknown>;
   const children = s.children && typeof s.children === "object" ? Object.keys(s.children) : [];
   return {
     status: s.status,
     value: s.value,
-    context: redact(s.context),
-    output: redact(s.output),
-    error: redact(s.error),
+    context: redact(s.context, allowed),
+    output: redact(s.output, allowed),
+    error: redact(s.error, allowed),
     children: Object.fromEntries(children.map((id) => [id, { id }])),
   } as unknown as Snapshot<unknown>;
 }
@@ -141,7 +157,7 @@ export function inspectionFor(
     Object.defineProperties(ref, {
       _parent: { get: () => standIn(actor._parent as Actor | undefined) },
       logic: { value: { config: actor.logic?.config } },
-      getSnapshot: { value: () => redactSnapshot(actor.getSnapshot() as Snapshot<unknown>) },
+      getSnapshot: { value: () => redactSnapshot(actor.getSnapshot() as Snapshot<unknown>, allowlistOf(machineIdOf(actor))) },
       // The observer watches: what it sends is dropped, never delivered to the flow.
       send: { value: () => {} },
     });
@@ -156,20 +172,21 @@ export function inspectionFor(
   }
 
   /** Built-in actions (spawning, stopping a child) take actors as parameters: those become stand-ins. */
-  function paramsOf(params: unknown): unknown {
+  function paramsOf(params: unknown, allowed: ReadonlySet<string>): unknown {
     if (isActor(params)) return standIn(params);
-    if (!params || typeof params !== "object" || Array.isArray(params)) return redact(params);
-    return Object.fromEntries(Object.entries(params).map(([key, v]) => [key, isActor(v) ? standIn(v) : redact(v)]));
+    if (!params || typeof params !== "object" || Array.isArray(params)) return redact(params, allowed);
+    return Object.fromEntries(Object.entries(params).map(([key, v]) => [key, isActor(v) ? standIn(v) : redact(v, allowed, { key })]));
   }
 
   return (event) => {
     const actorRef = standIn(event.actorRef as Actor)!;
+    const allowed = allowlistOf(machineIdOf(event.actorRef as Actor));
     const safe: Record<string, unknown> = { type: event.type, rootId: rootOf(event.actorRef as Actor).sessionId, actorRef };
-    if ("event" in event) safe.event = redact(event.event) as AnyEventObject;
+    if ("event" in event) safe.event = redactEvent(event.event, allowed);
     if ("sourceRef" in event) safe.sourceRef = standIn(event.sourceRef as Actor | undefined);
-    if ("snapshot" in event) safe.snapshot = redactSnapshot(event.snapshot);
+    if ("snapshot" in event) safe.snapshot = redactSnapshot(event.snapshot, allowed);
     if (event.type === "@xstate.microstep") safe._transitions = transitionsOf(event);
-    if (event.type === "@xstate.action") safe.action = { type: event.action.type, params: paramsOf(event.action.params) };
+    if (event.type === "@xstate.action") safe.action = { type: event.action.type, params: paramsOf(event.action.params, allowed) };
     guard(next, safe as unknown as InspectionEvent);
   };
 }

@@ -18,6 +18,7 @@ import {
   encodeSessionCookies,
   legacySessionOf,
   readSessionCookie,
+  hasUnreadableSessionCookie,
 } from "../session/jwt-session.js";
 import type { JWT, Session } from "../types.js";
 import type { BoundDatabaseSession } from "./database-session.js";
@@ -107,7 +108,9 @@ export async function handleSession(
     const clear = Boolean(token) && !(database && failed);
     return { json: null, status: update ? 400 : 200, cookies: clear ? clearSessionCookies(rt, ctx) : [], headers };
   }
-  return { json: null, status: update ? 400 : 200, headers };
+  // A cookie that could not be a token was never looked up; it goes, as an invalid one would.
+  const unreadable = hasUnreadableSessionCookie(rt, ctx);
+  return { json: null, status: update ? 400 : 200, ...(unreadable ? { cookies: clearSessionCookies(rt, ctx) } : {}), headers };
 }
 
 /**

@@ -29,6 +29,7 @@ const ERROR_TYPES = {
   OAuthCallbackError: true,
   OAuthProfileParseError: true,
   OAuthSignInError: true,
+  PayloadTooLarge: true,
   RateLimited: true,
   RefreshTokenError: true,
   EmailSignInError: true,
@@ -150,6 +151,14 @@ export function errorPageContent(error: string): ErrorPageContent {
         heading: "Server error",
         message: "There is a problem with the server configuration. The server logs have more details.",
         offerSignIn: false,
+      };
+    case "PayloadTooLarge":
+      return {
+        type,
+        status: 413,
+        heading: "Request too large",
+        message: "The form sent more data than sign-in accepts. Go back and try again.",
+        offerSignIn: true,
       };
     case "AccessDenied":
       return {

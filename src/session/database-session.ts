@@ -6,10 +6,11 @@
 import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie, type SetCookie } from "../cookies.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
-import { MissingAdapter } from "../errors.js";
+import { InvalidConfiguration, MissingAdapter } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
 import type { Account, Adapter, AdapterSession, AdapterUser } from "../types.js";
 import { providerSessionId } from "./session-account.js";
+import { isReadableSessionToken, MAX_SESSION_TOKEN_LENGTH } from "./token-shape.js";
 
 function accountLink(account: Account): Pick<AdapterSession, "provider" | "providerAccountId" | "providerSessionId"> {
   const sid = providerSessionId(account);
@@ -29,6 +30,12 @@ export function requireAdapter(rt: Runtime): Adapter {
 export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, userId: string, account?: Account): Promise<SetCookie[]> {
   const adapter = requireAdapter(rt);
   const sessionToken = rt.session.generateSessionToken();
+  // A token no later request could read (token-shape.ts) would sign the person in for one response.
+  if (typeof sessionToken !== "string" || !isReadableSessionToken(sessionToken)) {
+    throw new InvalidConfiguration(
+      `session.generateSessionToken returned a token that cannot be read back: use at most ${MAX_SESSION_TOKEN_LENGTH} characters of A-Z a-z 0-9 - _ + / = . ~ (a UUID or random hex works).`,
+    );
+  }
   const expires = new Date(Date.now() + rt.session.maxAge * 1000);
   // Only an adapter that knows the session links (appauth's extension) is handed them: one that keeps
   // to the Auth.js contract (a published @auth/* adapter) would store or choke on unknown fields.

@@ -10,6 +10,7 @@ import type { Account, JWT, Profile, User } from "../types.js";
 import { AccessDenied } from "../errors.js";
 import { decodeLegacySessionToken, findLegacySessionCookie, type LegacySessionCookie } from "./legacy-session.js";
 import { sessionAccountOf } from "./session-account.js";
+import { isReadableJwt, isReadableSessionToken } from "./token-shape.js";
 
 /**
  * The Auth.js session cookie this request is to be signed in with: only when it carries none of
@@ -20,8 +21,24 @@ export function legacySessionOf(rt: Runtime, ctx: RequestContext): LegacySession
   return findLegacySessionCookie(ctx.jar);
 }
 
-/** The session cookie's value: ours, or else an Auth.js one the configuration accepts. */
+/**
+ * The session cookie's value: ours, or else an Auth.js one the configuration accepts. A value that
+ * cannot be a token of the configured strategy is no session (token-shape.ts): nothing downstream —
+ * adapter, decryption, log — ever sees it.
+ */
 export function readSessionCookie(rt: Runtime, ctx: RequestContext): string | undefined {
+  const value = rawSessionCookie(rt, ctx);
+  if (value === undefined) return undefined;
+  const readable = rt.session.strategy === "database" ? isReadableSessionToken(value) : isReadableJwt(value);
+  return readable ? value : undefined;
+}
+
+/** Whether the request carries a session cookie that cannot be a token (it is cleared, like any invalid one). */
+export function hasUnreadableSessionCookie(rt: Runtime, ctx: RequestContext): boolean {
+  return rawSessionCookie(rt, ctx) !== undefined && readSessionCookie(rt, ctx) === undefined;
+}
+
+function rawSessionCookie(rt: Runtime, ctx: RequestContext): string | undefined {
   return readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name) ?? legacySessionOf(rt, ctx)?.value;
 }
 
