@@ -268,6 +268,8 @@ export interface StartExampleOptions {
   onOutput?: (line: string) => void;
   /** Milliseconds to wait for the app to answer; default 60 s. */
   startTimeout?: number;
+  /** More variables for the app's environment (a test's `APPAUTH_DEMO_SESSION_UPDATE_AGE`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunningExample {
@@ -310,7 +312,7 @@ export async function serveExample(options: StartExampleOptions, server: Example
     ...(options.secretFile !== undefined ? { secretFile: options.secretFile } : {}),
     ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
   });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...server.env, NODE_ENV: "production", PORT: String(port), HOST: host, ...services.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...server.env, NODE_ENV: "production", PORT: String(port), HOST: host, ...services.env, ...options.env };
   const capture = options.output === "capture";
   const child = spawn(process.execPath, server.args({ port, host }), {
     cwd: server.cwd,

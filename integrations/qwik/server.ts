@@ -7,8 +7,10 @@
  * check runs only where a route file matches, and nothing under `basePath` has one. And a request
  * that does not ask for the session pays nothing: the session is read when a loader, an action or
  * a guard asks, once per request (memoised in `sharedMap`), and a re-issued cookie is written back.
+ * Every step reads the request as the browser will send it next (response-cookies.ts), so the
+ * loaders that run after an action see what the action did to the session and never undo it.
  */
-import type { Cookie, CookieOptions, RequestEventBase } from "@builder.io/qwik-city";
+import type { RequestEventBase } from "@builder.io/qwik-city";
 import type { EnvGetter } from "@builder.io/qwik-city/middleware/request-handler";
 import type { SetCookie } from "../../src/cookies.js";
 import { MissingSecret } from "../../src/errors.js";
@@ -21,6 +23,7 @@ import { readSession } from "../../src/server/session.js";
 import { setCookiesOf } from "../../src/server/set-cookie.js";
 import type { AuthConfig, Session } from "../../src/types.js";
 import { setEnvDefaults, type ResumableAuthConfig } from "./env.js";
+import { requestAsSent, writeCookies } from "./response-cookies.js";
 
 /** Integration B's default base path: the routes answered by `onRequest`. */
 export const DEFAULT_BASE_PATH = "/auth";
@@ -92,22 +95,6 @@ export function configOf(event: AuthRequestEvent, source?: ConfigSource): Promis
   });
 }
 
-/** Hands cookies the core set to Qwik City's cookie API, every attribute kept (chunks are separate cookies already). */
-export function writeCookies(cookie: Cookie, list: SetCookie[]): void {
-  for (const { name, value, options } of list) {
-    const attributes: CookieOptions = { path: options.path ?? "/" };
-    if (options.domain !== undefined) attributes.domain = options.domain;
-    if (options.httpOnly !== undefined) attributes.httpOnly = options.httpOnly;
-    if (options.secure !== undefined) attributes.secure = options.secure;
-    if (options.sameSite !== undefined) attributes.sameSite = options.sameSite;
-    // Qwik writes one of the two; Max-Age wins in browsers anyway.
-    if (options.maxAge !== undefined) attributes.maxAge = options.maxAge;
-    else if (options.expires !== undefined) attributes.expires = options.expires;
-    // The same encoding as the core's own Set-Cookie, which its cookie parser undoes.
-    cookie.set(name, encodeURIComponent(value), attributes);
-  }
-}
-
 function basePathOf(config: AuthConfig): string {
   return config.basePath ?? DEFAULT_BASE_PATH;
 }
@@ -149,7 +136,7 @@ export async function handleAuthRoute(event: AuthRequestEvent, source: ConfigSou
   }
   // The connection's address, for the rate limiter's per-client limits.
   const response = await Auth(setClientAddress(event.request, event.clientConn?.ip), config);
-  writeCookies(event.cookie, setCookiesOf(response));
+  writeCookies(event, setCookiesOf(response), "operation");
   const headers = new Headers(response.headers);
   headers.delete("set-cookie");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -166,9 +153,11 @@ export function sessionOf(event: AuthRequestEvent): Promise<GetSessionResult> {
       console.error("[appauth] could not read the session:", error);
       return { cookie: [], data: null };
     }
-    const { session, cookies, unavailable } = await readSession(event.request, config);
-    writeCookies(event.cookie, cookies);
-    return { cookie: cookies, data: session, ...(unavailable ? { unavailable: true as const } : {}) };
+    // The cookies as this response leaves them: after a sign-out in the same request (the loaders
+    // that run after an action) there is no session to read, and nothing to re-issue.
+    const { session, cookies, unavailable } = await readSession(requestAsSent(event), config);
+    const written = writeCookies(event, cookies, "read");
+    return { cookie: written, data: session, ...(unavailable ? { unavailable: true as const } : {}) };
   });
 }
 
@@ -220,13 +209,13 @@ export async function signIn(event: AuthRequestEvent, input: SignInInput): Promi
   const page = pageUrl(event);
   const redirectTo = input.redirectTo ?? (input.options?.redirectTo as string | undefined) ?? `${page.pathname}${page.search}`;
   const fields = { ...formFields(input, SIGN_IN_KEYS), ...formFields(input.options, SIGN_IN_KEYS) };
-  const result = await signInAction(event.request, config, {
+  const result = await signInAction(requestAsSent(event), config, {
     ...(input.providerId ? { provider: input.providerId } : {}),
     fields,
     redirectTo,
     ...(input.authorizationParams !== undefined ? { authorizationParams: input.authorizationParams } : {}),
   });
-  writeCookies(event.cookie, result.cookies);
+  writeCookies(event, result.cookies, "operation");
   forgetSession(event);
   return navigationTo(event, config, result.url);
 }
@@ -235,8 +224,8 @@ export async function signIn(event: AuthRequestEvent, input: SignInInput): Promi
 export async function signOut(event: AuthRequestEvent, input: { redirectTo?: string }): Promise<Navigation> {
   const config = await configOf(event);
   const page = pageUrl(event);
-  const result = await signOutAction(event.request, config, { redirectTo: input.redirectTo ?? `${page.pathname}${page.search}` });
-  writeCookies(event.cookie, result.cookies);
+  const result = await signOutAction(requestAsSent(event), config, { redirectTo: input.redirectTo ?? `${page.pathname}${page.search}` });
+  writeCookies(event, result.cookies, "operation");
   forgetSession(event);
   return navigationTo(event, config, result.url);
 }
@@ -244,8 +233,8 @@ export async function signOut(event: AuthRequestEvent, input: { redirectTo?: str
 /** Updates the session with `data` (jwt callback `trigger: "update"`); the new session, or `null`. */
 export async function updateSession(event: AuthRequestEvent, data: Record<string, unknown>): Promise<Session | null> {
   const config = await configOf(event);
-  const { session, cookies } = await updateSessionAction(event.request, config, data);
-  writeCookies(event.cookie, cookies);
+  const { session, cookies } = await updateSessionAction(requestAsSent(event), config, data);
+  writeCookies(event, cookies, "operation");
   event.sharedMap.set(SESSION, Promise.resolve({ cookie: cookies, data: session }));
   return session;
 }

@@ -4,7 +4,8 @@
  * the provider's end_session_endpoint (OpenID Connect RP-Initiated Logout 1.0), carrying a random
  * `state`; GET /signout/:provider is where the provider sends the browser back, and only a return
  * whose `state` matches the short-lived, encrypted, provider-bound cookie minted with it goes on to
- * the callback URL the sign-out resolved. Every other return lands on the origin, never elsewhere.
+ * the callback URL the sign-out resolved, ending again a session cookie the browser got back while
+ * it was away. Every other return lands on the origin, never elsewhere, and changes nothing else.
  */
 import * as oauth from "oauth4webapi";
 import { fromPromise } from "xstate";
@@ -173,10 +174,16 @@ async function openLogoutTicket(rt: Runtime, name: string, raw: string): Promise
   }
 }
 
+/** The removal of the session cookie (and its chunks) when the browser sent one; none otherwise. */
+function heldSessionCookies(rt: Runtime, ctx: RequestContext): SetCookie[] {
+  return readSessionCookie(rt, ctx) === undefined ? [] : clearSessionCookies(rt, ctx);
+}
+
 /**
  * GET /signout/:provider, where the provider sends the browser back after ending its session. The
  * logout cookie is cleared on every answer. A return whose `state` is the one the cookie remembers
- * for this provider goes on to the callback URL resolved at sign-out; anything else (no cookie, a
+ * for this provider goes on to the callback URL resolved at sign-out (and clears a session cookie
+ * the browser holds again); anything else (no cookie, a
  * tampered or expired one, another provider's, a wrong or missing state, a replay) goes to the
  * origin. The person was signed out here before leaving, so nothing is at stake but where they land.
  */
@@ -187,7 +194,10 @@ export async function handleProviderSignOutReturn(rt: Runtime, ctx: RequestConte
   const ticket = raw ? await openLogoutTicket(rt, name, raw) : null;
   const state = ctx.query.get("state");
   if (ticket && ticket.p === provider.id && state !== null && constantTimeEqual(state, ticket.state)) {
-    return { redirect: normalizeUrl(ticket.to, ctx.origin), cookies };
+    // This browser's own sign-out coming back: a session cookie it holds again (a request that
+    // was under way when it left, answered after) is ended too. Only this return may: any other
+    // would let a link sign people out.
+    return { redirect: normalizeUrl(ticket.to, ctx.origin), cookies: [...cookies, ...heldSessionCookies(rt, ctx)] };
   }
   const why = !raw ? "no logout cookie" : !ticket ? "an unreadable logout cookie" : ticket.p !== provider.id ? "another provider's logout cookie" : "a state that does not match";
   rt.logger.debug("RPInitiatedLogout", `The return from ${provider.id} came with ${why}; going to the origin.`);

@@ -5,7 +5,8 @@
  * `<Form action={signIn}>` and `<Form action={signOut}>`), then `qwik build` (client, server and
  * tsc against the package's types) and the built server. Chromium signs in with a password through
  * the action, sees the session on the server-rendered page and signs out (and again with JavaScript
- * off: the forms posted by the browser); a cross-site POST to the
+ * off: the forms posted by the browser), and stays signed out after a sign-out that leaves for one
+ * of the library's pages, with every read re-issuing the cookie; a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
@@ -86,6 +87,23 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
     await expect.poll(heading).toBe("Not signed in");
     expect(await (await page().request.get("/auth/session")).json()).toBeNull();
     await page().reload();
+    expect(await heading()).toBe("Not signed in");
+  });
+
+  it("stays signed out after a sign-out that leaves for the library's sign-in page, though every read re-issues the session cookie", async () => {
+    await page().goto("/");
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("correct horse");
+    expect(await submit("Sign in")).toBeLessThan(400);
+    await expect.poll(heading).toBe("Signed in as Ada Lovelace");
+
+    // The action's answer sends the browser on as a document; the page's loader runs in that request.
+    expect(await submit("Leave for the sign-in page")).toBeLessThan(400);
+    await page().waitForURL((target) => target.pathname === "/auth/signin");
+    const cookies = await page().context().cookies(url());
+    expect(cookies.map((cookie) => cookie.name).filter((name) => name.startsWith("appauth.session-token"))).toEqual([]);
+    expect(await (await page().request.get("/auth/session")).json()).toBeNull();
+    await page().goto("/");
     expect(await heading()).toBe("Not signed in");
   });
 

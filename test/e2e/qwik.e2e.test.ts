@@ -47,6 +47,8 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
       dataDir,
       output: "capture",
       onOutput: (line) => appOutput.push(line),
+      // Every session read re-issues the cookie: a read that ran after a sign-out would bring it back.
+      env: { APPAUTH_DEMO_SESSION_UPDATE_AGE: "0" },
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, SETUP_TIMEOUT);
@@ -164,6 +166,27 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await eventually(async () => page.url()).toBe(url("/"));
     await eventually(heading).toBe("Signed in as Grace Hopper");
     expect(await sessionJson()).toMatchObject({ user: { name: "Grace Hopper", email: "grace@example.test" } });
+  });
+
+  it("signs out of the bundled OpenID Provider too (RP-initiated logout) from the protected page and stays signed out", async () => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Continue with the demo identity provider" }).click();
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await eventually(heading).toBe("Signed in as Ada Lovelace");
+    await page.goto("/protected/");
+    expect(await page.locator("#server-name").textContent()).toBe("Ada Lovelace");
+
+    // The action answers with the provider's end-session page, which Qwik's client loads as a
+    // document; the page's loaders run in that same request.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Yes, sign out of Demo ID" }).click();
+    await page.waitForURL(url("/"));
+    expect(await heading()).toBe("You are not signed in");
+    expect(await sessionCookies()).toEqual([]);
+    expect(await sessionJson()).toBeNull();
+    await page.goto("/protected/");
+    expect(new URL(page.url()).pathname).toBe(`${BASE_PATH}/signin`);
   });
 
   it("signs in by email from a Qwik form: check-your-email page, dev mailbox, link, and on to /protected/", async () => {

@@ -237,6 +237,31 @@ describe("GET /signout/:provider, where the OP sends the browser back", () => {
     expect(await client.session()).toBeNull();
   });
 
+  it("ends a session cookie the browser got back while it was at the OP (a request answered after it left)", async () => {
+    const { config } = recording([loggingOut()]);
+    const client = await signedIn(config);
+    const resurrected = client.cookie(SESSION_COOKIE)!;
+    const state = locationOf(await client.signOut("/goodbye")).searchParams.get("state")!;
+    client.setCookie(SESSION_COOKIE, encodeURIComponent(resurrected));
+    expect(await client.session()).toMatchObject({ user: { email: "ada@example.com" } });
+
+    const back = await client.get(`/signout/oidc?state=${state}`);
+    expect(back.headers.get("location")).toBe(`${ORIGIN}/goodbye`);
+    expect(isDeletion(setCookieNamed(back, SESSION_COOKIE)!)).toBe(true);
+    expect(await client.session()).toBeNull();
+  });
+
+  it("touches no session cookie on a return that is not this browser's sign-out: a link cannot sign anyone out", async () => {
+    const { config } = recording([loggingOut()]);
+    const client = await signedIn(config);
+    for (const path of ["/signout/oidc?state=not-the-state", "/signout/oidc"]) {
+      const back = await client.get(path);
+      expect(back.headers.get("location")).toBe(`${ORIGIN}/`);
+      expect(setCookieNamed(back, SESSION_COOKIE)).toBeUndefined();
+    }
+    expect(await client.session()).toMatchObject({ user: { email: "ada@example.com" } });
+  });
+
   it("sends a replayed return to the origin", async () => {
     const { client, state } = await signedOutAtOp();
     await client.get(`/signout/oidc?state=${state}`);

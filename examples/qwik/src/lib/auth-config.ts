@@ -37,6 +37,17 @@ function requestedName(data: unknown): string | undefined {
   return trimmed.length > 0 && trimmed.length <= 60 ? trimmed : undefined;
 }
 
+/**
+ * How old a session cookie may get before a read re-issues it: `APPAUTH_DEMO_SESSION_UPDATE_AGE`
+ * seconds, else the library's default (a day). The browser tests set 0, so every read re-issues it
+ * and a sign-out that a later read could undo shows at once.
+ */
+function updateAgeOf(env: EnvGetter): { updateAge?: number } {
+  const raw = env.get("APPAUTH_DEMO_SESSION_UPDATE_AGE");
+  const seconds = raw ? Number(raw) : Number.NaN;
+  return Number.isInteger(seconds) && seconds >= 0 ? { updateAge: seconds } : {};
+}
+
 const made = new Map<string, ResumableAuthConfig>();
 
 export function authConfig(env: EnvGetter): ResumableAuthConfig {
@@ -48,7 +59,7 @@ export function authConfig(env: EnvGetter): ResumableAuthConfig {
     // The demo runs behind no proxy: the Host header is the one the browser sent.
     trustHost: true,
     adapter: sqliteAdapter(database),
-    session: { strategy: "jwt" },
+    session: { strategy: "jwt", ...updateAgeOf(env) },
     experimental: { enableWebAuthn: true },
     providers: [
       ...(env.get("AUTH_DEMO_IDP_ISSUER") ? [demoIdentityProvider] : []),

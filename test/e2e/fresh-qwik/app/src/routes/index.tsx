@@ -8,10 +8,17 @@ export default component$(() => {
   const signIn = useSignIn();
   const signOut = useSignOut();
   return session.value?.user ? (
-    <Form action={signOut}>
-      <h1>Signed in as {session.value.user.name}</h1>
-      <button>Sign out {session.value.user.name}</button>
-    </Form>
+    <>
+      <Form action={signOut}>
+        <h1>Signed in as {session.value.user.name}</h1>
+        <button>Sign out {session.value.user.name}</button>
+      </Form>
+      {/* A redirectTo under the base path: the browser loads the library's page as a document. */}
+      <Form action={signOut}>
+        <input type="hidden" name="redirectTo" value="/auth/signin" />
+        <button>Leave for the sign-in page</button>
+      </Form>
+    </>
   ) : (
     <Form action={signIn}>
       <h1>Not signed in</h1>

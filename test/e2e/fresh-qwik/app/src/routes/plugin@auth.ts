@@ -3,7 +3,8 @@ import { ResumableAuth$ } from "appauth/qwik";
 import Credentials from "appauth/providers/credentials";
 
 const config = {
-  session: { strategy: "jwt" as const },
+  // updateAge 0: every read re-issues the cookie, so a read that undid a sign-out would show.
+  session: { strategy: "jwt" as const, updateAge: 0 },
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
