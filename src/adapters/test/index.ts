@@ -10,7 +10,8 @@
  *   credential id are refused; one of two concurrent uses of a verification token wins; extra fields
  *   are tolerated; returned records are copies; updating an unknown session answers null.
  * - `extension m: …` — appauth's extensions: atomic create-user-and-link, account updates and leases
- *   (token refresh across processes), sessions linked to their provider sign-in (back-channel logout).
+ *   (token refresh across processes), sessions linked to their provider sign-in (back-channel logout),
+ *   claiming a user nobody verified for the person who proved the address.
  *
  * ```ts
  * import { runAdapterConformance } from "appauth/adapters/test";
@@ -29,6 +30,7 @@ import type { ExtendedAdapter } from "../extensions.js";
 import { describeAccountUpdates } from "./account-updates.js";
 import { describeAccounts } from "./accounts.js";
 import { describeAuthenticators } from "./authenticators.js";
+import { describeClaims } from "./claims.js";
 import type { Bound, ConformanceLevel, ExtensionChecks, Method, SuiteContext } from "./context.js";
 import { describeCreateUserAndLinkAccount } from "./create-and-link.js";
 import { describeDeleteUser } from "./delete-user.js";
@@ -131,6 +133,7 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeAuthenticators(ctx);
     describeDeleteUser(ctx);
     describeCreateUserAndLinkAccount(ctx);
+    describeClaims(ctx);
     describeAccountUpdates(ctx);
     describeSessionLinks(ctx);
     describeLeases(ctx);
