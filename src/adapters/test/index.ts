@@ -72,7 +72,8 @@ export interface AdapterConformanceOptions {
   contract?: ConformanceLevel;
   /**
    * Check appauth's extensions that token refresh and back-channel logout use (updateAccount,
-   * acquireLease/releaseLease, sessions linked to their sign-in with deleteSessionsByAccount).
+   * acquireLease/releaseLease, sessions linked to their sign-in with deleteSessionsByAccount), and
+   * claimUnverifiedUser (a sign-in proving the address of a user nobody verified).
    * true: required, a missing one fails (the default at the `appauth` level). false: not checked (the
    * core then refreshes within one process only, and back-channel logout cannot be configured).
    * The rate limiter's counters (hitRateLimit/resetRateLimit) are checked where the adapter has them, at every level.
@@ -90,7 +91,8 @@ function extensionChecks(options: AdapterConformanceOptions): ExtensionChecks {
  * Registers the conformance tests for one adapter under `describe(name)`. Every contract method is
  * exercised; a missing required one fails its tests with a message naming it. The extensions
  * `updateAccount`, `acquireLease`, `releaseLease` and `deleteSessionsByAccount`, which the core needs for
- * token refresh and back-channel logout, are required at the `appauth` level unless `extensions: false`;
+ * token refresh and back-channel logout, and `claimUnverifiedUser`, which a proof of an address nobody
+ * verified needs, are required at the `appauth` level unless `extensions: false`;
  * `createUserAndLinkAccount` is checked when the adapter has it. See the module's notes for the titles.
  */
 export function runAdapterConformance(name: string, options: AdapterConformanceOptions): void {
