@@ -10,7 +10,7 @@ import type { Account, JWT, Profile, User } from "../types.js";
 import { AccessDenied } from "../errors.js";
 import { decodeLegacySessionToken, findLegacySessionCookie, type LegacySessionCookie } from "./legacy-session.js";
 import { sessionAccountOf } from "./session-account.js";
-import { stillStandsForUser, UNVERIFIED_SIGN_IN_CLAIM, unverifiedSignInClaim } from "./unverified-sign-in.js";
+import { adoptedLegacyPayload, stillStandsForUser, UNVERIFIED_SIGN_IN_CLAIM, unverifiedSignInClaim } from "./unverified-sign-in.js";
 
 /**
  * The Auth.js session cookie this request is to be signed in with: only when it carries none of
@@ -52,7 +52,8 @@ export async function decodeSessionToken(
 ): Promise<{ payload: JWT; secretIndex: number } | null> {
   const legacy = legacySessionOf(rt, ctx);
   if (legacy && legacy.value === token) {
-    const payload = await decodeLegacySessionToken(legacy, rt.secrets);
+    const opened = await decodeLegacySessionToken(legacy, rt.secrets);
+    const payload = opened && (await adoptedLegacyPayload(rt, opened));
     return payload ? { payload, secretIndex: rt.secrets.length } : null;
   }
   const opened = await rt.jwt.decode({ token, secret: rt.secrets, salt: ctx.cookies.sessionToken.name });

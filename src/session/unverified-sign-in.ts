@@ -38,6 +38,22 @@ export async function stillStandsForUser(rt: Runtime, payload: JWT): Promise<boo
   return new Date(user.emailVerified).getTime() < signedInAt * 1000;
 }
 
+/**
+ * An Auth.js session token, opened to be adopted as ours: Auth.js never marked one, so its user is
+ * looked up this once (the first read re-issues it as ours). A user nobody verified gets the claim,
+ * with the token's `iat` as its sign-in time, so it is checked from now on; a user verified at or after
+ * that time (someone proved the address since) makes it no session. A user the store does not have
+ * (a credentials sign-in's own id) changes nothing: Auth.js never checked those either.
+ */
+export async function adoptedLegacyPayload(rt: Runtime, payload: JWT): Promise<JWT | null> {
+  if (!rt.adapter?.getUser || typeof payload.sub !== "string" || payload[UNVERIFIED_SIGN_IN_CLAIM] !== undefined) return payload;
+  const user = await rt.adapter.getUser(payload.sub);
+  if (!user) return payload;
+  const issuedAt = typeof payload.iat === "number" ? payload.iat : 0;
+  if (user.emailVerified == null) return { ...payload, [UNVERIFIED_SIGN_IN_CLAIM]: issuedAt };
+  return new Date(user.emailVerified).getTime() < issuedAt * 1000 ? payload : null;
+}
+
 /** The claim's value (read before a `jwt` callback ran) put back on its token: a callback that rebuilt it cannot drop it. */
 export function keepUnverifiedSignIn(signedInAt: unknown, after: JWT | null): JWT | null {
   if (signedInAt === undefined || !after || typeof after !== "object") return after;

@@ -2,6 +2,7 @@
  * JWT sessions of users whose address nobody verified carry their sign-in time and are checked against
  * the store on read (src/session/unverified-sign-in.ts); everyone else's never touch it.
  */
+import { encode as authJsEncode } from "@auth/core/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { getToken } from "../../../src/jwt/index.js";
@@ -86,5 +87,36 @@ describe("a JWT session", () => {
     await signInThroughOp(op, client, { accountId: "grace" });
     await store.deleteUser((await store.getUserByEmail("grace@example.com"))!.id);
     expect(await client.session()).toBeNull();
+  });
+});
+
+describe("an Auth.js JWT session cookie of a stored user nobody verified", () => {
+  async function squattersAuthJsCookie(store: ReturnType<typeof MemoryAdapter>): Promise<string> {
+    const user = await store.createUser({ id: "authjs-squatter", email: "grace@example.com", name: "Not Grace", emailVerified: null });
+    return authJsEncode({ token: { sub: user.id, email: user.email }, secret: SECRET, salt: "authjs.session-token" });
+  }
+
+  it("is adopted with the check, so it reads while the address stays unverified", async () => {
+    const { store, config } = setup();
+    const client = new TestClient(config);
+    client.setCookie("authjs.session-token", await squattersAuthJsCookie(store));
+    expect(await client.session()).toMatchObject({ user: { email: "grace@example.com" } });
+    expect(await tokenOf(client)).toHaveProperty(UNVERIFIED_SIGN_IN_CLAIM);
+    expect(await client.session()).toMatchObject({ user: { email: "grace@example.com" } });
+  });
+
+  it("reads as no session once someone proves the address, adopted before or not", async () => {
+    const { store, config } = setup();
+    const cookie = await squattersAuthJsCookie(store);
+    const adopted = new TestClient(config);
+    adopted.setCookie("authjs.session-token", cookie);
+    await adopted.session();
+    // Within the same second as the token's iat, a proof still counts as after it.
+    const prover = new TestClient(config);
+    await prover.get((await mailedLink(prover, smtp, "grace@example.com")).link.href);
+    expect(await adopted.session()).toBeNull();
+    const notYetAdopted = new TestClient(config);
+    notYetAdopted.setCookie("authjs.session-token", cookie);
+    expect(await notYetAdopted.session()).toBeNull();
   });
 });
