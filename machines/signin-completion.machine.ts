@@ -8,9 +8,12 @@
  * address they do not own (a passkey registered signed out, an OAuth account whose provider does not
  * verify addresses) and wait for the owner. So when someone proves an address (an email link, or a
  * provider that asserts it verified and may link by email) that belongs to a user nobody verified, that
- * user is removed with everything attached to it (accounts, authenticators, database sessions) and the
- * prover gets a new user with a new id. Removing the credentials but keeping the id would not do: a
- * squatter's JWT session names the user id and stays valid until it expires, whatever the store says.
+ * user is claimed for the prover: the same user and id (the application keys its own rows by it, and
+ * most such users are simply the owner's, as Auth.js stores every OAuth-created user unverified), the
+ * address marked verified, and everything attached before the proof detached in one step (linked
+ * accounts, passkeys, database sessions). JWT sessions issued while the address was unverified carry
+ * their sign-in time and stop opening once the address is verified later (src/session/jwt-session.ts).
+ * No sign-in deletes or replaces a user.
  *
  * The completion ends the sign-in: once the session is issued, the requested callback URL is judged
  * (`pages.newUser` for a first sign-in), so its outcome is where the browser goes and with what.
@@ -20,7 +23,7 @@
  * `completionStep`, `completionGuards` and `completionActions` below are the parent's side of it.
  */
 import { assign, setup } from "xstate";
-import type { Account, AdapterUser, Profile, ProviderType, User } from "../src/types.js";
+import type { Account, AdapterUser, DetachedCredentials, Profile, ProviderType, User } from "../src/types.js";
 import { effect, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 
 export interface SignInCompletionInput {
@@ -48,7 +51,7 @@ export interface SignInCompletionInput {
 }
 
 export type CompletionEvent =
-  | { type: "unverifiedUserReplaced"; previousUser: AdapterUser; user: AdapterUser; account: Account }
+  | ({ type: "credentialsDetached"; user: AdapterUser; account: Account } & DetachedCredentials)
   | { type: "createUser"; user: AdapterUser }
   | { type: "linkAccount"; user: AdapterUser; account: Account; profile: User }
   | { type: "signIn"; user: User; account: Account; profile?: Profile; isNewUser: boolean };
@@ -58,8 +61,6 @@ export interface SignInCompletionContext extends SignInCompletionInput {
   storedUser?: AdapterUser;
   /** The stored user who already has the sign-in's email address. */
   emailUser?: AdapterUser;
-  /** That user, removed because this sign-in proved the address nobody had verified for them. */
-  replacedUser?: AdapterUser;
   isNewUser: boolean;
   cookies: SetCookie[];
   redirectTo?: string;
@@ -73,6 +74,8 @@ export type SignInCompletionOutput =
   | { outcome: "refused"; failure: FlowFailure; events: CompletionEvent[] };
 
 type SignInResult = boolean | string;
+/** A claimed user (address verified) and what was detached from them. */
+type ClaimedUser = { user: AdapterUser } & DetachedCredentials;
 
 export const signInCompletionMachine = setup({
   types: {
@@ -88,7 +91,7 @@ export const signInCompletionMachine = setup({
     >("signInCallback"),
     findUserByEmail: effect<AdapterUser | null, { email: string }>("findUserByEmail"),
     linkAccount: effect<AdapterUser, { userId: string; account: Account }>("linkAccount"),
-    removeUnverifiedUser: effect<void, { userId: string }>("removeUnverifiedUser"),
+    claimUnverifiedUser: effect<ClaimedUser, { userId: string; providerType: ProviderType }>("claimUnverifiedUser"),
     createUserWithAccount: effect<AdapterUser, { user: User; account: Account; emailVerified: boolean }>(
       "createUserWithAccount",
     ),
@@ -107,7 +110,11 @@ export const signInCompletionMachine = setup({
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
     rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
     rememberVerifiedUser: assign((_, storedUser: AdapterUser) => ({ storedUser })),
-    rememberReplacedUser: assign(({ context }) => ({ replacedUser: context.emailUser! })),
+    // The claimed user (address now verified) is who the proving account is linked to and signs in.
+    noteClaimedUser: assign(({ context }, { user, ...detached }: ClaimedUser) => ({
+      emailUser: user,
+      events: [...context.events, { type: "credentialsDetached" as const, user, account: context.account, ...detached }],
+    })),
     noteLinkedAccount: assign(({ context }, user: AdapterUser) => ({
       storedUser: user,
       events: [...context.events, { type: "linkAccount" as const, user, account: context.account, profile: context.user }],
@@ -117,9 +124,6 @@ export const signInCompletionMachine = setup({
       isNewUser: true,
       events: [
         ...context.events,
-        ...(context.replacedUser
-          ? [{ type: "unverifiedUserReplaced" as const, previousUser: context.replacedUser, user, account: context.account }]
-          : []),
         { type: "createUser" as const, user },
         { type: "linkAccount" as const, user, account: context.account, profile: context.user },
       ],
@@ -152,8 +156,9 @@ export const signInCompletionMachine = setup({
     hasEmail: ({ context }) => typeof context.user.email === "string" && context.user.email.length > 0,
     emailTaken: ({ context }) => context.emailUser !== undefined,
     // Proving an address that a user nobody verified has: an email link, or a provider that opted in to
-    // linking by email and asserts the address verified. That user may be a squatter's, so neither they
-    // nor anything attached to them (a passkey, an account, a session) is handed to the prover.
+    // linking by email and asserts the address verified. The user is the prover's, but what is attached
+    // to it may be a squatter's (a passkey, an account, a session): it is detached, not handed over.
+    // Checked before emailLinkAllowed, which would sign the prover in with all of that still attached.
     provesUnverifiedAddress: ({ context }) =>
       context.emailUser !== undefined &&
       context.emailUser.emailVerified == null &&
@@ -264,7 +269,7 @@ export const signInCompletionMachine = setup({
     },
     checkingEmailLink: {
       always: [
-        { guard: "provesUnverifiedAddress", target: "replacingUnverifiedUser" },
+        { guard: "provesUnverifiedAddress", target: "claimingUnverifiedUser" },
         { guard: "emailLinkAllowed", target: "linkingByEmail" },
         { guard: "emailTaken", target: "notLinked" },
         { target: "creatingUser" },
@@ -278,13 +283,14 @@ export const signInCompletionMachine = setup({
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    // The unverified user goes first (with its accounts, authenticators and sessions), then the prover
-    // is created afresh: a new id, so no session issued to the old one opens the new account.
-    replacingUnverifiedUser: {
+    // The user stays (same id: the application's rows stay theirs); what was attached before the proof
+    // goes in one adapter step, the address is marked verified, then the proving account is linked.
+    // An adapter that cannot claim refuses the proof (its effect throws): never a deletion instead.
+    claimingUnverifiedUser: {
       invoke: {
-        src: "removeUnverifiedUser",
-        input: ({ context }) => ({ userId: context.emailUser!.id }),
-        onDone: { target: "creatingUser", actions: "rememberReplacedUser" },
+        src: "claimUnverifiedUser",
+        input: ({ context }) => ({ userId: context.emailUser!.id, providerType: context.provider.type }),
+        onDone: { target: "linkingByEmail", actions: { type: "noteClaimedUser", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
     },

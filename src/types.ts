@@ -416,6 +416,16 @@ export interface CallbacksOptions {
   }) => Awaitable<Session | DefaultSession>;
 }
 
+/** What claiming a user nobody had verified took from them (see `events.credentialsDetached`). */
+export interface DetachedCredentials {
+  /** The provider accounts that were linked to the user, now unlinked. */
+  accounts: { provider: string; providerAccountId: string }[];
+  /** The credential ids of the passkeys that were registered to the user, now deleted. */
+  authenticators: string[];
+  /** How many database sessions of the user were ended. */
+  sessions: number;
+}
+
 export interface EventCallbacks {
   signIn?: (message: {
     user: User;
@@ -430,11 +440,14 @@ export interface EventCallbacks {
   session?: (message: { session: Session; token?: JWT }) => Awaitable<void>;
   /**
    * Someone proved an address (an email link, or a provider asserting it verified and allowed to link
-   * by email) that a user nobody had verified had: `previousUser` was removed with its accounts,
-   * passkeys and sessions (a possible pre-hijacked account), and `user` was created for the prover,
-   * signing in with `account`. Fired once the sign-in completed.
+   * by email) that `user` had while nobody had verified it. The user is theirs now, same id, address
+   * verified; what had been attached before the proof was detached (it may have been a squatter's, a
+   * pre-hijacked account): the linked `accounts`, the passkeys (`authenticators`, their credential ids)
+   * and `sessions` database sessions ended (JWT sessions issued before stop opening too). `account` is
+   * the one the prover signed in with. Tell the person: they can link a provider or add a passkey
+   * again while signed in. Fired once the sign-in completed.
    */
-  unverifiedUserReplaced?: (message: { previousUser: AdapterUser; user: AdapterUser; account: Account }) => Awaitable<void>;
+  credentialsDetached?: (message: { user: AdapterUser; account: Account } & DetachedCredentials) => Awaitable<void>;
   /**
    * An OpenID Provider's back-channel logout token ended sessions: those of its user `sub` and/or of
    * its session `sid`, signed in through `provider`; `count` of them were found (possibly 0).

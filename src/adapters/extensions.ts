@@ -2,7 +2,7 @@
  * What every appauth adapter offers beyond the spec's 19-method contract. The extensions are optional:
  * the core uses one when an adapter has it and falls back to the plain contract otherwise.
  */
-import type { Adapter, AdapterAccount, AdapterUser } from "../types.js";
+import type { Adapter, AdapterAccount, AdapterUser, DetachedCredentials } from "../types.js";
 
 /** An account about to be linked to a user that does not exist yet: its `userId` is filled in. */
 // (Omit<> would drop the named keys: AdapterAccount has an index signature.)
@@ -49,6 +49,20 @@ export interface ExtendedAdapter extends Adapter {
   hitRateLimit?(key: string, windowMs: number): Promise<{ count: number; resetAt: Date }>;
   /** Forgets the rate-limit counter `key`. */
   resetRateLimit?(key: string): Promise<void>;
+  /**
+   * Hands the user `userId`, whose address nobody has verified, to the person who just proved that
+   * address: in one transaction, unlinks every account linked to them, deletes their authenticators
+   * and their sessions, and sets `emailVerified` to `verifiedAt`. The user and their id stay (the
+   * application keys its own rows by it). Resolves to the user as stored afterwards with what was
+   * detached, or `null`, changing nothing, when no such user exists or their address is verified
+   * already (someone claimed it first). Without it the core refuses such a proof rather than delete.
+   */
+  claimUnverifiedUser?(userId: string, verifiedAt: Date): Promise<ClaimedUser | null>;
+}
+
+/** A user claimed by the person who proved their address, and what was detached from them. */
+export interface ClaimedUser extends DetachedCredentials {
+  user: AdapterUser;
 }
 
 /** The fields of an account to change; `null` clears a field. */

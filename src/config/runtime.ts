@@ -39,6 +39,7 @@ import type {
   User,
 } from "../types.js";
 import type { InspectionEvent } from "xstate";
+import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";
 import {
@@ -324,9 +325,6 @@ const NEEDED_METHODS = {
   database: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
   accounts: ["getUserByAccount", "getUserByEmail", "getUser", "createUser", "linkAccount"],
   email: ["createVerificationToken", "useVerificationToken", "updateUser"],
-  // Proving an address an unverified user has removes that user (no pre-hijacked accounts): email links,
-  // and providers that may link by email. Without deleteUser the rule could not hold: refused, not skipped.
-  proving: ["deleteUser"],
   webauthn: [
     "createAuthenticator",
     "getAuthenticator",
@@ -353,12 +351,27 @@ function checkAdapter(adapter: Adapter | undefined, strategy: "jwt" | "database"
     NEEDED_METHODS.accounts.forEach((m) => needed.add(m));
   }
   if (providers.some((p) => p.type === "email")) NEEDED_METHODS.email.forEach((m) => needed.add(m));
-  if (providers.some(provesAddresses)) NEEDED_METHODS.proving.forEach((m) => needed.add(m));
   if (providers.some((p) => p.type === "webauthn")) NEEDED_METHODS.webauthn.forEach((m) => needed.add(m));
   const missing = [...needed].filter((method) => typeof (adapter as Record<string, unknown>)[method] !== "function");
   if (missing.length) {
     throw new MissingAdapterMethods(`adapter: the configuration needs the adapter methods ${missing.join(", ")}.`);
   }
+}
+
+/**
+ * Proving the address of a user nobody verified claims that user, detaching what was attached to it
+ * (no pre-hijacked accounts), through the adapter extension `claimUnverifiedUser`. Without it such a
+ * proof is refused at sign-in, never answered by deleting the user: said once here, before anyone meets it.
+ */
+function warnUnclaimable(config: AuthConfig, providers: ProviderConfig[], logger: LoggerInstance): void {
+  const adapter = config.adapter as ExtendedAdapter | undefined;
+  if (!adapter || typeof adapter.claimUnverifiedUser === "function") return;
+  const proving = providers.filter(provesAddresses);
+  if (!proving.length) return;
+  warnOnce(logger, config.logger, {
+    code: "MissingClaimUnverifiedUser",
+    message: `adapter: ${proving.map((p) => p.id).join(", ")} can prove the address of a user nobody verified (as Auth.js stores every user it created through OAuth); the adapter has no claimUnverifiedUser, so such a sign-in is refused (AccountNotLinked / OAuthAccountNotLinked) rather than risk handing over a pre-hijacked account. appauth's adapters have it.`,
+  });
 }
 
 /** Whether signing in with the provider can prove an address some stored user has (see signin-completion.machine.ts). */
@@ -416,6 +429,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
 
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
   checkAdapter(config.adapter, strategy, providers);
+  warnUnclaimable(config, providers, logger);
   const federation = resolveFederation(providers, config.adapter, strategy, logger);
 
   const envUrlRaw = urlFromEnv(env);

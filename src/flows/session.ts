@@ -21,6 +21,7 @@ import {
   hasUnreadableSessionCookie,
 } from "../session/jwt-session.js";
 import type { JWT, Session } from "../types.js";
+import { keepUnverifiedSignIn, UNVERIFIED_SIGN_IN_CLAIM } from "../session/unverified-sign-in.js";
 import type { BoundDatabaseSession } from "./database-session.js";
 import { requestOf, runFlow } from "./run.js";
 import type { TokenRefreshLoader } from "./token-refresh-loader.js";
@@ -33,10 +34,13 @@ export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader)
       jwtCallback: fromEffect(async ({ input }) => {
         // Snapshot before the callback: it may mutate the token in place.
         const before = JSON.stringify(input.token);
-        const token = await rt.callbacks.jwt(
+        const signedInAt = input.token[UNVERIFIED_SIGN_IN_CLAIM];
+        const returned = await rt.callbacks.jwt(
           input.trigger ? { token: input.token, trigger: input.trigger, session: input.session } : { token: input.token },
         );
-        return { token: token ?? null, changed: token ? JSON.stringify(token) !== before : false };
+        // A token that must be checked against the store stays so, whatever the callback returned.
+        const token = keepUnverifiedSignIn(signedInAt, returned ?? null);
+        return { token, changed: token ? JSON.stringify(token) !== before : false };
       }),
       encodeSessionToken: fromEffect(({ input, system }) => encodeSessionCookies(rt, requestOf(system), input.token)),
       refreshAccount: fromEffect(async ({ input }) => {

@@ -5,13 +5,13 @@
 import { fromEffect } from "./effect.js";
 import { signInCompletionMachine } from "../../machines/signin-completion.machine.js";
 import type { Runtime } from "../config/runtime.js";
-import type { ExtendedAdapter } from "../adapters/extensions.js";
-import { AdapterError } from "../errors.js";
+import type { ClaimedUser, ExtendedAdapter } from "../adapters/extensions.js";
+import { AccountNotLinked, AdapterError, OAuthAccountNotLinked } from "../errors.js";
 import { issueDatabaseSession, requireAdapter } from "../session/database-session.js";
 import { issueJwtSession } from "../session/jwt-session.js";
 import { resolveRedirectUrl } from "../redirect.js";
 import type { RequestFacts } from "../../machines/shared.js";
-import type { Account, AdapterAccount, AdapterUser, User } from "../types.js";
+import type { Account, AdapterAccount, AdapterUser, ProviderType, User } from "../types.js";
 import { customPageUrl } from "./pages.js";
 import { requestOf } from "./run.js";
 
@@ -85,6 +85,26 @@ export async function createUserWithAccount(
   return created;
 }
 
+/**
+ * Claims the unverified user `userId` for the person who just proved their address (see the machine):
+ * through the adapter's `claimUnverifiedUser`, which detaches and verifies in one step. An adapter
+ * without it (the published Auth.js ones) cannot do that safely, so the proof is refused, typed as a
+ * link refusal the browser may see, with the missing method named in the server's log.
+ */
+async function claimUnverifiedUser(rt: Runtime, userId: string, providerType: ProviderType): Promise<ClaimedUser> {
+  const adapter = requireAdapter(rt) as ExtendedAdapter;
+  const Refusal = providerType === "email" ? AccountNotLinked : OAuthAccountNotLinked;
+  if (typeof adapter.claimUnverifiedUser !== "function") {
+    throw new Refusal(
+      "This sign-in proved an address whose user nobody had verified; the adapter has no claimUnverifiedUser to detach what was attached to that user first, so the sign-in is refused and nothing is changed. Use an adapter with the extension (see docs/concepts/account-safety.md).",
+    );
+  }
+  const claimed = await adapter.claimUnverifiedUser(userId, new Date());
+  if (!claimed) throw new Refusal("The unverified user to claim was gone, or verified by someone else meanwhile: nothing was changed.");
+  await rt.events.updateUser?.({ user: claimed.user });
+  return claimed;
+}
+
 /** Where a completed sign-in goes: `pages.newUser` for a first sign-in (carrying the callback URL), else the callback URL. */
 export async function resolveSignInRedirect(
   rt: Runtime,
@@ -114,11 +134,7 @@ export function bindSignInCompletion(rt: Runtime) {
         if (!user) throw new AdapterError(`The user ${input.userId} an account was linked to does not exist.`);
         return user;
       }),
-      // The adapter's deleteUser takes the user's accounts, sessions and authenticators with it (ours do;
-      // the conformance suite checks it). The configuration is refused without deleteUser (runtime.ts).
-      removeUnverifiedUser: fromEffect(async ({ input }) => {
-        await requireAdapter(rt).deleteUser!(input.userId);
-      }),
+      claimUnverifiedUser: fromEffect(({ input }) => claimUnverifiedUser(rt, input.userId, input.providerType)),
       createUserWithAccount: fromEffect(({ input }) => createUserWithAccount(rt, input.user, input.account, input.emailVerified)),
       updateAccountTokens: fromEffect(async ({ input }) => {
         const { provider, providerAccountId, type: _type, userId: _userId, ...fields } = input.account;

@@ -11,6 +11,7 @@ import { AccessDenied } from "../errors.js";
 import { decodeLegacySessionToken, findLegacySessionCookie, type LegacySessionCookie } from "./legacy-session.js";
 import { sessionAccountOf } from "./session-account.js";
 import { isReadableJwt, isReadableSessionToken } from "./token-shape.js";
+import { adoptedLegacyPayload, stillStandsForUser, UNVERIFIED_SIGN_IN_CLAIM, unverifiedSignInClaim } from "./unverified-sign-in.js";
 
 /**
  * The Auth.js session cookie this request is to be signed in with: only when it carries none of
@@ -58,6 +59,8 @@ export function clearLegacySessionCookie(ctx: RequestContext, legacy: LegacySess
 /**
  * Opens the JWT session token. One that came from an Auth.js cookie opens with Auth.js's key
  * derivation and reports a secret index past our own, so the session flow re-issues it as ours.
+ * A token issued while its user's address was unverified opens only while nobody has proved that
+ * address since (see unverified-sign-in.ts): otherwise it reads as no token.
  */
 export async function decodeSessionToken(
   rt: Runtime,
@@ -66,10 +69,14 @@ export async function decodeSessionToken(
 ): Promise<{ payload: JWT; secretIndex: number } | null> {
   const legacy = legacySessionOf(rt, ctx);
   if (legacy && legacy.value === token) {
-    const payload = await decodeLegacySessionToken(legacy, rt.secrets);
+    const opened = await decodeLegacySessionToken(legacy, rt.secrets);
+    const payload = opened && (await adoptedLegacyPayload(rt, opened));
     return payload ? { payload, secretIndex: rt.secrets.length } : null;
   }
-  return rt.jwt.decode({ token, secret: rt.secrets, salt: ctx.cookies.sessionToken.name });
+  const opened = await rt.jwt.decode({ token, secret: rt.secrets, salt: ctx.cookies.sessionToken.name });
+  // Nearly every token carries no claim: decided here, without another await.
+  if (!opened || opened.payload[UNVERIFIED_SIGN_IN_CLAIM] === undefined) return opened;
+  return (await stillStandsForUser(rt, opened.payload)) ? opened : null;
 }
 
 /** Encrypts `token` into session cookies that expire with it. */
@@ -109,5 +116,7 @@ export async function issueJwtSession(
     isNewUser: params.isNewUser ?? false,
   });
   if (!token || typeof token !== "object") throw new AccessDenied("The jwt callback returned no token at sign-in.");
-  return (await encodeSessionCookies(rt, ctx, token)).cookies;
+  // After the callback, so the application's token cannot leave it out.
+  const claimed = { ...token, ...unverifiedSignInClaim(rt, user, params.account) };
+  return (await encodeSessionCookies(rt, ctx, claimed)).cookies;
 }

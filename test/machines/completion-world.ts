@@ -8,7 +8,7 @@ import { fromPromise } from "xstate";
 import { signInCompletionMachine, type SignInCompletionInput } from "../../machines/index.js";
 import type { SetCookie } from "../../src/cookies.js";
 import type { RequestFacts } from "../../machines/shared.js";
-import type { Account, AdapterUser, Profile, User } from "../../src/types.js";
+import type { Account, AdapterUser, DetachedCredentials, Profile, ProviderType, User } from "../../src/types.js";
 import { facts } from "./fixtures.js";
 
 const verifiedAt = new Date("2029-03-01T09:00:00.000Z");
@@ -35,6 +35,13 @@ export function personWithId(userId: string): AdapterUser {
 export function markedVerified(userId: string): AdapterUser {
   return { ...personWithId(userId), emailVerified: markedAt };
 }
+
+/** What the adapter detaches from an unverified user it claims for the person who proved the address. */
+export const detached: DetachedCredentials = {
+  accounts: [{ provider: "squatter-idp", providerAccountId: "sq-1" }],
+  authenticators: ["squatter-passkey"],
+  sessions: 2,
+};
 
 /** The user the adapter creates for a first sign-in. */
 export function newUserFrom(user: User, emailVerified: boolean): AdapterUser {
@@ -75,7 +82,7 @@ export type AdapterEffect =
   | "findUserByAccount"
   | "findUserByEmail"
   | "linkAccount"
-  | "removeUnverifiedUser"
+  | "claimUnverifiedUser"
   | "createUserWithAccount"
   | "markEmailVerified"
   | "updateAccountTokens"
@@ -152,6 +159,9 @@ export type RedirectFake = (input: { url: string; isNewUser: boolean; request: R
  */
 export function completionIn(world: World, redirect?: RedirectFake) {
   const calls: Array<{ effect: string; input: unknown }> = [];
+  // A claimed user is stored verified from then on: a link to them answers them so.
+  const claimed = new Set<string>();
+  const stored = (userId: string) => (claimed.has(userId) ? markedVerified(userId) : personWithId(userId));
   function answer<I, O>(effect: AdapterEffect | "signInCallback", value: (input: I) => O | Promise<O>) {
     return fromPromise<O, I>(async ({ input }) => {
       calls.push({ effect, input });
@@ -167,8 +177,11 @@ export function completionIn(world: World, redirect?: RedirectFake) {
         return world.signIn.returns;
       }),
       findUserByEmail: answer("findUserByEmail", () => world.emailOwner),
-      linkAccount: answer("linkAccount", ({ userId }: { userId: string; account: Account }) => personWithId(userId)),
-      removeUnverifiedUser: answer("removeUnverifiedUser", (_: { userId: string }): void => undefined),
+      linkAccount: answer("linkAccount", ({ userId }: { userId: string; account: Account }) => stored(userId)),
+      claimUnverifiedUser: answer("claimUnverifiedUser", ({ userId }: { userId: string; providerType: ProviderType }) => {
+        claimed.add(userId);
+        return { user: markedVerified(userId), ...detached };
+      }),
       createUserWithAccount: answer(
         "createUserWithAccount",
         ({ user, emailVerified }: { user: User; account: Account; emailVerified: boolean }) => newUserFrom(user, emailVerified),

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
 import { emailMachine, type EmailContext, type EmailInput, type LimitVerdict } from "../../machines/index.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
-import { completionIn, grace, hedy, lin, newUserFrom, sessionCookies, type World } from "./completion-world.js";
+import { completionIn, detached, grace, hedy, lin, markedVerified, newUserFrom, sessionCookies, type World } from "./completion-world.js";
 import { emailLink, facts } from "./fixtures.js";
 import { runActor } from "./run-actor.js";
 
@@ -186,27 +186,26 @@ describe("email machine", () => {
     ]);
   });
 
-  it("a link to an address Lin has but never verified replaces her: she is removed and the prover signs in as a new user", async () => {
+  it("a link to an address Lin has but never verified keeps her and her id: what was attached to her is detached, and she signs in verified", async () => {
     const { machine, completion } = fakes({ ...nobodyKnown, emailOwner: lin });
     const { output, emitted } = await follow(machine);
-    // A new user: welcomed first, like any first sign-in.
-    expect(output).toEqual({ outcome: "signedIn", redirectTo: "https://app.example/welcome", cookies: sessionCookies });
+    // A returning user: no welcome page.
+    expect(output).toEqual({ outcome: "signedIn", redirectTo: followed.callbackUrl, cookies: sessionCookies });
     expect(completion.ran()).toEqual([
       "findUserByAccount",
       "signInCallback",
       "findUserByEmail",
-      "removeUnverifiedUser",
-      "createUserWithAccount",
+      "claimUnverifiedUser",
+      "linkAccount",
       "issueSession",
       "resolveRedirect",
     ]);
-    expect(completion.inputOf("removeUnverifiedUser")).toEqual({ userId: lin.id });
-    const created = newUserFrom({ email: address }, true);
+    expect(completion.inputOf("claimUnverifiedUser")).toEqual({ userId: lin.id, providerType: "email" });
+    const claimed = markedVerified(lin.id);
     expect(emitted).toEqual([
-      { type: "unverifiedUserReplaced", previousUser: lin, user: created, account },
-      { type: "createUser", user: created },
-      { type: "linkAccount", user: created, account, profile: { email: address } },
-      { type: "signIn", user: created, account, isNewUser: true },
+      { type: "credentialsDetached", user: claimed, account, ...detached },
+      { type: "linkAccount", user: claimed, account, profile: { email: address } },
+      { type: "signIn", user: claimed, account, isNewUser: false },
     ]);
   });
 

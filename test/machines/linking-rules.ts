@@ -17,9 +17,10 @@
  * OAuth/OIDC account (known, and theirs) is given this sign-in's tokens when the adapter can update
  * accounts; a new or newly linked account is written with them already. (h) No pre-hijacked accounts:
  * when the sign-in proves the address of a user nobody verified (an email link; or the provider opted
- * in to email linking and asserts the address verified), that user is removed, with all attached to it,
- * and the prover gets a new user, created verified; linking onto them or refusing both give the
- * squatter's credentials a way in or keep the owner out. A session is issued last; an adapter or session
+ * in to email linking and asserts the address verified), that user is the prover's: the same user (never
+ * deleted, never replaced by a new one), claimed with everything attached before the proof detached and
+ * the address verified, then the proving account linked to them; linking onto them as they are would
+ * give a squatter's credentials a way in, refusing would keep the owner out. A session is issued last; an adapter or session
  * effect that throws fails the sign-in with its error.
  */
 import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
@@ -27,6 +28,7 @@ import type { AdapterUser, User } from "../../src/types.js";
 import {
   ada,
   completionInput,
+  detached,
   markedVerified,
   newUserFrom,
   personWithId,
@@ -90,11 +92,10 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     user = to;
     events.push({ type: "linkAccount", user: to, account: input.account, profile: input.user });
   };
-  const create = (replacing?: AdapterUser) => {
+  const create = () => {
     const created = newUserFrom(input.user, input.emailVerified);
     user = created;
     isNewUser = true;
-    if (replacing) events.push({ type: "unverifiedUserReplaced", previousUser: replacing, user: created, account: input.account });
     events.push({ type: "createUser", user: created });
     events.push({ type: "linkAccount", user: created, account: input.account, profile: input.user });
   };
@@ -118,9 +119,12 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
       // (h) The address is proven here: a followed link, or an opted-in provider that asserts it verified.
       const proves = setting.provider === "email" || (setting.allowDangerousEmailAccountLinking && setting.emailVerified);
       if (emailOwner && emailOwner.emailVerified === null && proves) {
-        if (fails("removeUnverifiedUser")) return failed();
-        if (fails("createUserWithAccount")) return failed();
-        create(emailOwner);
+        if (fails("claimUnverifiedUser")) return failed();
+        const claimed = markedVerified(emailOwner.id);
+        events.push({ type: "credentialsDetached", user: claimed, account: input.account, ...detached });
+        if (fails("linkAccount")) return failed();
+        signsInStored = claimed;
+        link(claimed);
       } else if (emailOwner) {
         // (c) A followed link vouches for the address by itself; otherwise all three must.
         const vouched =

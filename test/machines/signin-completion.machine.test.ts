@@ -8,6 +8,7 @@ import {
   ada,
   completionIn,
   completionInput,
+  detached,
   grace,
   hedy,
   markedVerified,
@@ -161,14 +162,14 @@ describe("sign-in completion machine", () => {
           const setting = { ...github, allowDangerousEmailAccountLinking, emailVerified };
           const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner });
           const linked = allowDangerousEmailAccountLinking && emailOwner === grace && emailVerified;
-          // The same provider proving Hedy's unverified address replaces her instead (see below).
-          const replaced = allowDangerousEmailAccountLinking && emailOwner === hedy && emailVerified;
+          // The same provider proving Hedy's unverified address claims her instead (see below).
+          const claimed = allowDangerousEmailAccountLinking && emailOwner === hedy && emailVerified;
           const said = `allow=${allowDangerousEmailAccountLinking} stored=${String(emailOwner.emailVerified)} asserted=${emailVerified}`;
-          expect(value, said).toBe(linked || replaced ? "signedIn" : "notLinked");
+          expect(value, said).toBe(linked || claimed ? "signedIn" : "notLinked");
           expect(inputOf("findUserByEmail"), said).toEqual({ email: "ada.l@example.com" });
-          if (replaced) {
-            expect(ran, said).toContain("removeUnverifiedUser");
-            expect(ran, said).not.toContain("linkAccount");
+          if (claimed) {
+            expect(ran, said).toEqual(expect.arrayContaining(["claimUnverifiedUser", "linkAccount"]));
+            expect(inputOf("linkAccount")).toMatchObject({ userId: hedy.id });
           } else if (linked) {
             expect(inputOf("linkAccount")).toMatchObject({ userId: grace.id });
             expect(ran, said).not.toContain("markEmailVerified");
@@ -220,48 +221,52 @@ describe("sign-in completion machine", () => {
     }
   });
 
-  it("an email link whose address a user nobody verified has removes that user and signs in a new, verified one under a new id", async () => {
+  it("an email link whose address a user nobody verified has keeps that user and id: detaches what was attached, marks the address verified, links and signs them in", async () => {
     const input = completionInput(emailLink);
-    const created = newUserFrom(input.user, true);
+    const claimed = markedVerified(hedy.id);
     const { value, output, ran, inputOf } = await complete(emailLink, { ...nobodyKnown, emailOwner: hedy });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession", "resolveRedirect"]);
-    expect(inputOf("removeUnverifiedUser")).toEqual({ userId: hedy.id });
-    expect(inputOf("createUserWithAccount")).toEqual({ user: input.user, account: input.account, emailVerified: true });
-    expect(created.id).not.toBe(hedy.id);
-    expect(inputOf("issueSession")).toMatchObject({ user: created, isNewUser: true });
-    expect(output).toMatchObject({ outcome: "signedIn", user: created, isNewUser: true });
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "claimUnverifiedUser", "linkAccount", "issueSession", "resolveRedirect"]);
+    expect(ran).not.toContain("createUserWithAccount");
+    expect(inputOf("claimUnverifiedUser")).toEqual({ userId: hedy.id, providerType: "email" });
+    expect(inputOf("linkAccount")).toEqual({ userId: hedy.id, account: input.account });
+    expect(inputOf("issueSession")).toMatchObject({ user: claimed, isNewUser: false });
+    expect(output).toMatchObject({ outcome: "signedIn", user: { id: hedy.id }, isNewUser: false });
     expect(output.events).toEqual([
-      { type: "unverifiedUserReplaced", previousUser: hedy, user: created, account: input.account },
-      { type: "createUser", user: created },
-      { type: "linkAccount", user: created, account: input.account, profile: input.user },
-      { type: "signIn", user: created, account: input.account, isNewUser: true },
+      { type: "credentialsDetached", user: claimed, account: input.account, ...detached },
+      { type: "linkAccount", user: claimed, account: input.account, profile: input.user },
+      { type: "signIn", user: claimed, account: input.account, isNewUser: false },
     ]);
   });
 
-  it("a provider that opted in to email linking and asserts the address verified replaces the unverified user the same way", async () => {
+  it("a provider that opted in to email linking and asserts the address verified claims the unverified user the same way, linking its account to them", async () => {
     const setting = { ...github, email: "hedy@example.com", allowDangerousEmailAccountLinking: true, emailVerified: true };
     const input = completionInput(setting);
-    const { value, output, ran } = await complete(setting, { ...nobodyKnown, emailOwner: hedy });
+    const { value, output, ran, inputOf } = await complete(setting, { ...nobodyKnown, emailOwner: hedy });
     expect(value).toBe("signedIn");
-    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "removeUnverifiedUser", "createUserWithAccount", "issueSession", "resolveRedirect"]);
-    expect(output.events[0]).toEqual({ type: "unverifiedUserReplaced", previousUser: hedy, user: newUserFrom(input.user, true), account: input.account });
+    expect(ran).toEqual(["findUserByAccount", "signInCallback", "findUserByEmail", "claimUnverifiedUser", "linkAccount", "issueSession", "resolveRedirect"]);
+    expect(inputOf("claimUnverifiedUser")).toEqual({ userId: hedy.id, providerType: "oauth" });
+    expect(inputOf("linkAccount")).toEqual({ userId: hedy.id, account: input.account });
+    expect(output.events[0]).toEqual({ type: "credentialsDetached", user: markedVerified(hedy.id), account: input.account, ...detached });
+    expect(output).toMatchObject({ outcome: "signedIn", user: { id: hedy.id }, isNewUser: false });
   });
 
   it("a user nobody verified is left alone by a provider that did not opt in, or does not assert the address verified", async () => {
     for (const flags of [{ allowDangerousEmailAccountLinking: false, emailVerified: true }, { allowDangerousEmailAccountLinking: true, emailVerified: false }]) {
       const { value, ran } = await complete({ ...github, ...flags }, { ...nobodyKnown, emailOwner: hedy });
       expect(value).toBe("notLinked");
-      expect(ran).not.toContain("removeUnverifiedUser");
+      expect(ran).not.toContain("claimUnverifiedUser");
     }
   });
 
-  it("a user who could not be removed fails the sign-in before anyone is created or signed in", async () => {
-    const error = new Error("deleteUser: the database is unreachable");
-    const { value, output, ran } = await complete(emailLink, { ...nobodyKnown, emailOwner: hedy, failure: { effect: "removeUnverifiedUser", error } });
+  it("a user who could not be claimed (an adapter without the extension, or down) fails the sign-in before anything is linked or signed in", async () => {
+    const error = new Error("claimUnverifiedUser: the database is unreachable");
+    const { value, output, ran } = await complete(emailLink, { ...nobodyKnown, emailOwner: hedy, failure: { effect: "claimUnverifiedUser", error } });
     expect(value).toBe("failed");
     expect(output).toEqual({ outcome: "refused", failure: { error }, events: [] });
+    expect(ran).not.toContain("linkAccount");
     expect(ran).not.toContain("createUserWithAccount");
+    expect(ran).not.toContain("issueSession");
   });
 
   it("an email link of a known account whose owner never verified the address marks it verified before the session", async () => {
@@ -348,8 +353,8 @@ describe("sign-in completion machine", () => {
       ["linkAccount", { ...github, signedIn: true }, nobodyKnown],
       ["linkAccount", { ...github, allowDangerousEmailAccountLinking: true }, { ...nobodyKnown, emailOwner: grace }],
       ["markEmailVerified", emailLink, { ...nobodyKnown, accountOwner: hedy }],
-      ["removeUnverifiedUser", emailLink, { ...nobodyKnown, emailOwner: hedy }],
-      ["createUserWithAccount", emailLink, { ...nobodyKnown, emailOwner: hedy }],
+      ["claimUnverifiedUser", emailLink, { ...nobodyKnown, emailOwner: hedy }],
+      ["linkAccount", emailLink, { ...nobodyKnown, emailOwner: hedy }],
       ["updateAccountTokens", { ...github, updatesAccountTokens: true }, { ...nobodyKnown, accountOwner: grace }],
       ["issueSession", github, nobodyKnown],
     ];
@@ -395,7 +400,7 @@ describe("sign-in completion machine", () => {
             "findUserByAccount",
             "findUserByEmail",
             "linkAccount",
-            "removeUnverifiedUser",
+            "claimUnverifiedUser",
             "createUserWithAccount",
             "markEmailVerified",
             "updateAccountTokens",

@@ -14,6 +14,7 @@ import {
 import {
   ada,
   completionInput,
+  detached,
   grace,
   hedy,
   markedVerified,
@@ -30,7 +31,7 @@ import { expectedCompletion } from "./linking-rules.js";
 const accountLookupFailed = new Error("getUserByAccount: the database is unreachable");
 const emailLookupFailed = new Error("getUserByEmail: the database is unreachable");
 const linkFailed = new Error("linkAccount: duplicate key");
-const removeFailed = new Error("deleteUser: the database is unreachable");
+const claimFailed = new Error("claimUnverifiedUser: the database is unreachable");
 const createFailed = new Error("createUser: the users table is read-only");
 const markFailed = new Error("updateUser: the users table is read-only");
 const tokensNotKept = new Error("updateAccount: the account is no longer linked");
@@ -60,10 +61,14 @@ const outcomes = {
     throws("throws", emailLookupFailed),
   ],
   linkAccount: [
-    returns("links", ({ userId }: { userId: string }) => personWithId(userId)),
+    // Nothing links to Hedy while her address is unverified; only once claimed, and then she is stored verified.
+    returns("links", ({ userId }: { userId: string }) => (userId === hedy.id ? markedVerified(userId) : personWithId(userId))),
     throws("throws", linkFailed),
   ],
-  removeUnverifiedUser: [returns("removes the user", () => undefined), throws("throws", removeFailed)],
+  claimUnverifiedUser: [
+    returns("claims the user", ({ userId }: { userId: string }) => ({ user: markedVerified(userId), ...detached })),
+    throws("throws", claimFailed),
+  ],
   createUserWithAccount: [
     returns("creates the user", ({ user, emailVerified }: { user: User; emailVerified: boolean }) => newUserFrom(user, emailVerified)),
     throws("throws", createFailed),

@@ -120,6 +120,27 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       return user;
     },
 
+    async claimUnverifiedUser(userId, verifiedAt) {
+      // Synchronous from the first read to the last write: no other call interleaves.
+      const user = users.get(userId);
+      if (!user || user.emailVerified != null) return null;
+      const detached = { accounts: [] as { provider: string; providerAccountId: string }[], authenticators: [] as string[], sessions: 0 };
+      for (const [key, account] of accounts) {
+        if (account.userId !== userId) continue;
+        accounts.delete(key);
+        detached.accounts.push({ provider: account.provider, providerAccountId: account.providerAccountId });
+      }
+      for (const [key, authenticator] of authenticators) {
+        if (authenticator.userId !== userId) continue;
+        authenticators.delete(key);
+        detached.authenticators.push(authenticator.credentialID);
+      }
+      for (const [key, session] of sessions) if (session.userId === userId && sessions.delete(key)) detached.sessions++;
+      const claimed = copy({ ...user, emailVerified: verifiedAt });
+      users.set(userId, claimed);
+      return { user: copy(claimed), ...detached };
+    },
+
     async linkAccount(account) {
       const key = checkAccount(account);
       accounts.set(key, copy(account));

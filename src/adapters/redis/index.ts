@@ -220,6 +220,38 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return typeof user === "string" ? deserialize<AdapterUser>(user) : null;
     },
 
+    async claimUnverifiedUser(userId, verifiedAt) {
+      const keysOfUser = [k.user(userId), k.userAccounts(userId), k.userSessions(userId), k.userAuthenticators(userId)];
+      // Read, check, write only over what was read: an update meanwhile makes this one read again.
+      for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+        const text = await client.get(k.user(userId));
+        if (text === null) return null;
+        const user = deserialize<AdapterUser>(text);
+        if (user.emailVerified != null) return null;
+        const claimed = { ...user, emailVerified: verifiedAt };
+        const reply = await runScript(client, scripts.claimUser, keysOfUser, [
+          text,
+          serialize(claimed),
+          onServer.session(""),
+          onServer.authenticator(""),
+          serverPrefix,
+        ]);
+        if (reply === 0) return null;
+        if (!Array.isArray(reply)) continue;
+        const [accounts, authenticators, sessions] = reply as [string[], string[], number];
+        return {
+          user: claimed,
+          accounts: accounts.map((stored) => {
+            const { provider, providerAccountId } = deserialize<AdapterAccount>(stored);
+            return { provider, providerAccountId };
+          }),
+          authenticators,
+          sessions: Number(sessions),
+        };
+      }
+      throw new Error(`claimUnverifiedUser: the user changed under ${UPDATE_ATTEMPTS} attempts in a row; not claimed`);
+    },
+
     async linkAccount(account) {
       const stored = strip(account);
       await write("linkAccount", accountWrite(stored));

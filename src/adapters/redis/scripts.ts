@@ -142,6 +142,36 @@ return user
 `;
 
 /**
+ * KEYS: the user, then their accounts, sessions and authenticators sets. ARGV[1]: the user as read,
+ * ARGV[2]: the user to write (address verified), ARGV[3]: the prefix of session keys, ARGV[4]: the
+ * prefix of authenticator keys, ARGV[5]: the client's own key prefix (the accounts set names keys
+ * without it). Writes only over the user as read (0 when gone, -1 when changed: read again), and in
+ * the same step deletes everything the sets name: nothing attached meanwhile escapes. Returns the
+ * detached accounts as stored, the deleted authenticators' ids and how many sessions it deleted.
+ */
+const CLAIM_USER = `
+local function part(value) return (string.gsub(string.gsub(value, '%%', '%%25'), ':', '%%3A')) end
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if current ~= ARGV[1] then return -1 end
+local accounts, authenticators, sessions = {}, {}, 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local account = redis.call('GET', ARGV[5] .. key)
+  if account then
+    table.insert(accounts, account)
+    redis.call('DEL', ARGV[5] .. key)
+  end
+end
+for _, token in ipairs(redis.call('SMEMBERS', KEYS[3])) do sessions = sessions + redis.call('DEL', ARGV[3] .. part(token)) end
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  if redis.call('DEL', ARGV[4] .. part(id)) == 1 then table.insert(authenticators, id) end
+end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('SET', KEYS[1], ARGV[2])
+return { accounts, authenticators, sessions }
+`;
+
+/**
  * KEYS[1]: a record. ARGV[1]: its value as read, ARGV[2]: the value to write. Writes only over that very
  * value: 1 when written, 0 when the record is gone, -1 when it changed since it was read (read again).
  */
@@ -190,6 +220,7 @@ export const scripts = {
   updateUser: script(UPDATE_USER),
   deleteIndexedSessions: script(DELETE_INDEXED_SESSIONS),
   deleteUser: script(DELETE_USER),
+  claimUser: script(CLAIM_USER),
   compareAndSet: script(COMPARE_AND_SET),
   releaseLease: script(RELEASE_LEASE),
   hitRateLimit: script(HIT_RATE_LIMIT),

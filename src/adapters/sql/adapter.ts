@@ -25,6 +25,7 @@ import {
   type Row,
 } from "./codec.js";
 import { detectDialect, type AnyKysely, type SqlDialect } from "./dialect.js";
+import { sqlClaims } from "./claims.js";
 import { sqlLeases } from "./leases.js";
 import { sqlMigrations } from "./migrations.js";
 import { sqlRateLimits } from "./rate-limits.js";
@@ -278,6 +279,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       return Number(numDeletedRows);
     },
 
+    claimUnverifiedUser: sqlClaims(db, dialect, t),
     acquireLease: leases.acquire,
     releaseLease: leases.release,
     hitRateLimit: rateLimits.hit,

@@ -10,7 +10,8 @@
  *   credential id are refused; one of two concurrent uses of a verification token wins; extra fields
  *   are tolerated; returned records are copies; updating an unknown session answers null.
  * - `extension m: …` — appauth's extensions: atomic create-user-and-link, account updates and leases
- *   (token refresh across processes), sessions linked to their provider sign-in (back-channel logout).
+ *   (token refresh across processes), sessions linked to their provider sign-in (back-channel logout),
+ *   claiming a user nobody verified for the person who proved the address.
  *
  * ```ts
  * import { runAdapterConformance } from "appauth/adapters/test";
@@ -29,6 +30,7 @@ import type { ExtendedAdapter } from "../extensions.js";
 import { describeAccountUpdates } from "./account-updates.js";
 import { describeAccounts } from "./accounts.js";
 import { describeAuthenticators } from "./authenticators.js";
+import { describeClaims } from "./claims.js";
 import type { Bound, ConformanceLevel, ExtensionChecks, Method, SuiteContext } from "./context.js";
 import { describeCreateUserAndLinkAccount } from "./create-and-link.js";
 import { describeDeleteUser } from "./delete-user.js";
@@ -70,7 +72,8 @@ export interface AdapterConformanceOptions {
   contract?: ConformanceLevel;
   /**
    * Check appauth's extensions that token refresh and back-channel logout use (updateAccount,
-   * acquireLease/releaseLease, sessions linked to their sign-in with deleteSessionsByAccount).
+   * acquireLease/releaseLease, sessions linked to their sign-in with deleteSessionsByAccount), and
+   * claimUnverifiedUser (a sign-in proving the address of a user nobody verified).
    * true: required, a missing one fails (the default at the `appauth` level). false: not checked (the
    * core then refreshes within one process only, and back-channel logout cannot be configured).
    * The rate limiter's counters (hitRateLimit/resetRateLimit) are checked where the adapter has them, at every level.
@@ -88,7 +91,8 @@ function extensionChecks(options: AdapterConformanceOptions): ExtensionChecks {
  * Registers the conformance tests for one adapter under `describe(name)`. Every contract method is
  * exercised; a missing required one fails its tests with a message naming it. The extensions
  * `updateAccount`, `acquireLease`, `releaseLease` and `deleteSessionsByAccount`, which the core needs for
- * token refresh and back-channel logout, are required at the `appauth` level unless `extensions: false`;
+ * token refresh and back-channel logout, and `claimUnverifiedUser`, which a proof of an address nobody
+ * verified needs, are required at the `appauth` level unless `extensions: false`;
  * `createUserAndLinkAccount` is checked when the adapter has it. See the module's notes for the titles.
  */
 export function runAdapterConformance(name: string, options: AdapterConformanceOptions): void {
@@ -131,6 +135,7 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeAuthenticators(ctx);
     describeDeleteUser(ctx);
     describeCreateUserAndLinkAccount(ctx);
+    describeClaims(ctx);
     describeAccountUpdates(ctx);
     describeSessionLinks(ctx);
     describeLeases(ctx);

@@ -124,7 +124,7 @@ describe("the user an email sign-in leads to", () => {
     });
   });
 
-  it("is a new, verified user in place of an existing user nobody verified, who is removed (no pre-hijacked account)", async () => {
+  it("is the existing user nobody verified, same id, now verified (no sign-in deletes or replaces a user)", async () => {
     const adapter = MemoryAdapter();
     const existing = await adapter.createUser({ id: "user-grace", email: "grace@example.test", emailVerified: null, name: "Grace" });
     const client = new TestClient(emailConfig({ smtp, adapter }));
@@ -132,12 +132,11 @@ describe("the user an email sign-in leads to", () => {
     await client.get(link.href);
 
     const user = await adapter.getUserByEmail("grace@example.test");
-    expect(user?.id).not.toBe(existing.id);
+    expect(user?.id).toBe(existing.id);
     expect(user?.emailVerified).toBeInstanceOf(Date);
-    expect(await adapter.getUser(existing.id)).toBeNull();
     expect(await sessionEmail(client)).toBe("grace@example.test");
-    // Nothing the unverified user carried, not even the name they chose, comes along.
-    expect((await client.session()) as unknown).toMatchObject({ user: { name: null, email: "grace@example.test" } });
+    // The user's data stays (their name included): the defence takes access away, never data.
+    expect((await client.session()) as unknown).toMatchObject({ user: { name: "Grace", email: "grace@example.test" } });
   });
 
   it("keeps the date an existing user's address was first verified", async () => {
@@ -206,20 +205,25 @@ describe("the events of an email sign-in", () => {
     expect(seen[0]!.message).toMatchObject({ isNewUser: false });
   });
 
-  it("include unverifiedUserReplaced when a link proves the address of an existing user nobody verified", async () => {
+  it("include credentialsDetached when a link proves the address of an existing user nobody verified, who keeps their id", async () => {
     const adapter = MemoryAdapter();
     await adapter.createUser({ id: "user-unverified", email: "unverified@example.test", emailVerified: null });
-    const unverifiedUserReplaced = vi.fn();
+    await adapter.linkAccount({ userId: "user-unverified", provider: "github", providerAccountId: "gh-7", type: "oauth" });
+    const credentialsDetached = vi.fn();
     const updateUser = vi.fn();
-    const client = new TestClient(emailConfig({ smtp, adapter, config: { events: { unverifiedUserReplaced, updateUser } } }));
+    const client = new TestClient(emailConfig({ smtp, adapter, config: { events: { credentialsDetached, updateUser } } }));
     await client.get((await mailedLink(client, smtp, "unverified@example.test")).link.href);
-    expect(unverifiedUserReplaced).toHaveBeenCalledOnce();
-    expect(unverifiedUserReplaced.mock.calls[0]![0]).toMatchObject({
-      previousUser: { id: "user-unverified", emailVerified: null },
-      user: { email: "unverified@example.test", emailVerified: expect.any(Date) },
+    expect(credentialsDetached).toHaveBeenCalledOnce();
+    expect(credentialsDetached.mock.calls[0]![0]).toMatchObject({
+      user: { id: "user-unverified", email: "unverified@example.test", emailVerified: expect.any(Date) },
       account: { type: "email", providerAccountId: "unverified@example.test" },
+      accounts: [{ provider: "github", providerAccountId: "gh-7" }],
+      authenticators: [],
+      sessions: 0,
     });
-    expect(updateUser).not.toHaveBeenCalled();
+    // The address is now verified on the same user: said as an update.
+    expect(updateUser).toHaveBeenCalledOnce();
+    expect(updateUser.mock.calls[0]![0]).toMatchObject({ user: { id: "user-unverified", emailVerified: expect.any(Date) } });
   });
 
   it("are not sent for a link that is refused", async () => {

@@ -179,21 +179,29 @@ describe.each(["jwt", "database"] as const)("users and accounts with the %s sess
       expect(events.linkAccount).toHaveBeenCalledOnce();
     });
 
-    it("replaces the existing user whose email was never verified: removed, and a new verified user signs in (no pre-hijacked account)", async () => {
-      const unverifiedUserReplaced = vi.fn<NonNullable<EventCallbacks["unverifiedUserReplaced"]>>();
+    it("claims the existing user whose email was never verified: same id, verified, what was linked before detached (no pre-hijacked account)", async () => {
+      const credentialsDetached = vi.fn<NonNullable<EventCallbacks["credentialsDetached"]>>();
       const { adapter, events, config } = setup({ providers: [{ allowDangerousEmailAccountLinking: true }] });
-      config.events = { ...events, unverifiedUserReplaced };
+      config.events = { ...events, credentialsDetached };
       const squatted = await existingUser(adapter, "ada@example.com", false);
+      await adapter.linkAccount({ userId: squatted.id, provider: "squatter-idp", providerAccountId: "sq-1", type: "oauth" });
       const client = browser(config);
       const callback = await signInThroughOp(op, client, { accountId: "ada" });
       await expectSignedInAs(client, callback, "ada@example.com");
       const user = await adapter.getUserByEmail("ada@example.com");
-      expect(user!.id).not.toBe(squatted.id);
+      expect(user!.id).toBe(squatted.id);
       expect(user!.emailVerified).toBeInstanceOf(Date);
-      expect(await adapter.getUser(squatted.id)).toBeNull();
-      expect(await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" })).toMatchObject({ id: user!.id });
-      expect(unverifiedUserReplaced).toHaveBeenCalledOnce();
-      expect(unverifiedUserReplaced.mock.calls[0]![0]).toMatchObject({ previousUser: { id: squatted.id }, user: { id: user!.id } });
+      expect(await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" })).toMatchObject({ id: squatted.id });
+      expect(await adapter.getUserByAccount({ provider: "squatter-idp", providerAccountId: "sq-1" })).toBeNull();
+      expect(events.createUser).not.toHaveBeenCalled();
+      expect(credentialsDetached).toHaveBeenCalledOnce();
+      expect(credentialsDetached.mock.calls[0]![0]).toMatchObject({
+        user: { id: squatted.id },
+        account: { provider: "oidc", providerAccountId: "ada" },
+        accounts: [{ provider: "squatter-idp", providerAccountId: "sq-1" }],
+        authenticators: [],
+        sessions: 0,
+      });
     });
 
     it("refuses with OAuthAccountNotLinked when the OP does not assert the email verified (Grace)", async () => {
