@@ -13,7 +13,7 @@ import type { EnvGetter } from "@builder.io/qwik-city/middleware/request-handler
 import type { SetCookie } from "../../src/cookies.js";
 import { MissingSecret } from "../../src/errors.js";
 import { Auth } from "../../src/handler.js";
-import { setClientAddress } from "../../src/rate-limit/limiter.js";
+import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { isAuthPath, signInRedirectUrl } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";

@@ -19,7 +19,7 @@
  */
 import type { SetCookie } from "../../src/cookies.js";
 import { Auth } from "../../src/handler.js";
-import { setClientAddress } from "../../src/rate-limit/limiter.js";
+import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { InvalidProvider } from "../../src/errors.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { guardRequest, signInRedirectUrl, storeUnavailableResponse } from "../../src/server/guard.js";
