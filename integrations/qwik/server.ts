@@ -131,6 +131,11 @@ export function isDataRequest(event: AuthRequestEvent): boolean {
   return new URL(event.request.url).pathname.endsWith("/q-data.json");
 }
 
+/** The event's request, carrying the connection's address for the rate limiter's per-client limits. */
+function requestOf(event: AuthRequestEvent): Request {
+  return setClientAddress(event.request, event.clientConn?.ip);
+}
+
 /**
  * Answers a request under `basePath` with the core, or returns `undefined` for any other request.
  * The core's CSRF check stays on; its cookies go through Qwik's cookie API and the rest of its
@@ -147,8 +152,7 @@ export async function handleAuthRoute(event: AuthRequestEvent, source: ConfigSou
     page.pathname = pathname.slice(0, -"/q-data.json".length);
     return new Response(null, { status: 303, headers: { location: `${page.pathname}${page.search}` } });
   }
-  // The connection's address, for the rate limiter's per-client limits.
-  const response = await Auth(setClientAddress(event.request, event.clientConn?.ip), config);
+  const response = await Auth(requestOf(event), config);
   writeCookies(event.cookie, setCookiesOf(response));
   const headers = new Headers(response.headers);
   headers.delete("set-cookie");
@@ -220,7 +224,7 @@ export async function signIn(event: AuthRequestEvent, input: SignInInput): Promi
   const page = pageUrl(event);
   const redirectTo = input.redirectTo ?? (input.options?.redirectTo as string | undefined) ?? `${page.pathname}${page.search}`;
   const fields = { ...formFields(input, SIGN_IN_KEYS), ...formFields(input.options, SIGN_IN_KEYS) };
-  const result = await signInAction(event.request, config, {
+  const result = await signInAction(requestOf(event), config, {
     ...(input.providerId ? { provider: input.providerId } : {}),
     fields,
     redirectTo,
@@ -235,7 +239,7 @@ export async function signIn(event: AuthRequestEvent, input: SignInInput): Promi
 export async function signOut(event: AuthRequestEvent, input: { redirectTo?: string }): Promise<Navigation> {
   const config = await configOf(event);
   const page = pageUrl(event);
-  const result = await signOutAction(event.request, config, { redirectTo: input.redirectTo ?? `${page.pathname}${page.search}` });
+  const result = await signOutAction(requestOf(event), config, { redirectTo: input.redirectTo ?? `${page.pathname}${page.search}` });
   writeCookies(event.cookie, result.cookies);
   forgetSession(event);
   return navigationTo(event, config, result.url);
@@ -244,7 +248,7 @@ export async function signOut(event: AuthRequestEvent, input: { redirectTo?: str
 /** Updates the session with `data` (jwt callback `trigger: "update"`); the new session, or `null`. */
 export async function updateSession(event: AuthRequestEvent, data: Record<string, unknown>): Promise<Session | null> {
   const config = await configOf(event);
-  const { session, cookies } = await updateSessionAction(event.request, config, data);
+  const { session, cookies } = await updateSessionAction(requestOf(event), config, data);
   writeCookies(event.cookie, cookies);
   event.sharedMap.set(SESSION, Promise.resolve({ cookie: cookies, data: session }));
   return session;
