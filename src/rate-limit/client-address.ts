@@ -129,10 +129,13 @@ function forwardedFor(request: Request): string[] {
  * `X-Forwarded-For` entry N places from the end. A shorter header did not come through the proxies
  * the configuration names (or names too many): none of its entries can be told from what the
  * sender wrote, so the client is the platform's address, the nearest hop, or unknown without one.
+ * Its warnings are logged once per `warnings.once` (the config's logger: a lazy config makes a
+ * reader per request).
  */
 export function clientAddressReader(
   options: Pick<RateLimitOptions, "clientAddress" | "trustProxy">,
   logger: LoggerInstance,
+  warnings: { once: object },
 ): (request: Request) => string | undefined {
   const custom = options.clientAddress;
   if (custom) {
@@ -142,8 +145,7 @@ export function clientAddressReader(
     };
   }
   const hops = trustedHops(options.trustProxy);
-  // The key warnings are reported once under: this reader, so each configuration warns for itself.
-  const once = {};
+  const { once } = warnings;
   return (request) => {
     const platform = platformAddressOf(request);
     if (hops === 0) {

@@ -21,6 +21,9 @@ export interface Limiter {
   address(request: Request): string | undefined;
 }
 
+/** Warnings meant once per process and logger, not once per config object (a lazy config makes many). */
+const PROCESS_ONCE = {};
+
 /** The limiter a configuration asks for, or none with `rateLimit: false`. */
 export function createLimiter(config: AuthConfig, logger: LoggerInstance = consoleLogger): Limiter | undefined {
   const options = config.rateLimit;
@@ -29,7 +32,8 @@ export function createLimiter(config: AuthConfig, logger: LoggerInstance = conso
   const store =
     chosen.store ??
     (adapterCounts(config.adapter) ? adapterRateLimitStore(config.adapter) : memoryRateLimitStore({ maxKeys: chosen.maxKeys }));
-  return { limits: resolveLimits(chosen), store, address: clientAddressReader(chosen, logger) };
+  const warnings = { once: config.logger ?? PROCESS_ONCE };
+  return { limits: resolveLimits(chosen), store, address: clientAddressReader(chosen, logger, warnings) };
 }
 
 /**

@@ -66,7 +66,7 @@ describe("client addresses", () => {
 
   it("with fewer X-Forwarded-For entries than trusted proxies takes none of them: the client is the platform's address, or unknown", () => {
     const logger = recordingLogger();
-    const two = createLimiter({ providers: [], rateLimit: { trustProxy: 2 } }, logger)!;
+    const two = createLimiter({ providers: [], logger, rateLimit: { trustProxy: 2 } }, logger)!;
     // Whoever reached the app around the outer proxy wrote that entry themselves.
     expect(two.address(setClientAddress(request("6.6.6.6"), "198.51.100.2"))).toBe("198.51.100.2");
     expect(two.address(setClientAddress(request(), "198.51.100.2"))).toBe("198.51.100.2");
@@ -76,13 +76,15 @@ describe("client addresses", () => {
 
   it("warns once when a loopback or private platform address is taken as the client without trustProxy, and not when trustProxy is false", () => {
     const logger = recordingLogger();
-    const unset = createLimiter({ providers: [] }, logger)!;
-    for (const proxy of ["127.0.0.1", "::ffff:127.0.0.1", "10.1.2.3", "::1"]) unset.address(setClientAddress(request(), proxy));
+    // A lazy config makes a configuration (and a limiter) per request: still one warning for its logger.
+    for (const proxy of ["127.0.0.1", "::ffff:127.0.0.1", "10.1.2.3", "::1"]) {
+      createLimiter({ providers: [], logger }, logger)!.address(setClientAddress(request(), proxy));
+    }
     expect(logger.warnings).toEqual(["ProxyNotTrusted"]);
 
     const quiet = recordingLogger();
-    createLimiter({ providers: [] }, quiet)!.address(setClientAddress(request(), "203.0.113.1"));
-    createLimiter({ providers: [], rateLimit: { trustProxy: false } }, quiet)!.address(setClientAddress(request(), "127.0.0.1"));
+    createLimiter({ providers: [], logger: quiet }, quiet)!.address(setClientAddress(request(), "203.0.113.1"));
+    createLimiter({ providers: [], logger: quiet, rateLimit: { trustProxy: false } }, quiet)!.address(setClientAddress(request(), "127.0.0.1"));
     expect(quiet.warnings).toEqual([]);
   });
 
