@@ -112,7 +112,7 @@ export function isLocalAddress(raw: string): boolean {
 }
 
 /** How many proxies `trustProxy` says are in front of the application (`true` is one). */
-export function trustedHops(trustProxy: RateLimitOptions["trustProxy"]): number {
+function trustedHops(trustProxy: RateLimitOptions["trustProxy"]): number {
   if (trustProxy === true) return 1;
   return typeof trustProxy === "number" ? trustProxy : 0;
 }
