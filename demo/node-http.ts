@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { TLSSocket } from "node:tls";
-import { setClientAddress } from "../src/rate-limit/limiter.js";
+import { setClientAddress } from "../src/rate-limit/client-address.js";
 
 /** A web-standard request handler, as `Auth` and the demo app are. */
 export type FetchHandler = (request: Request) => Promise<Response>;

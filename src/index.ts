@@ -7,7 +7,7 @@ export { setEnvDefaults } from "./config/env.js";
 export { skipCSRFCheck, customFetch } from "./symbols.js";
 export * from "./errors.js";
 export type * from "./types.js";
-export { setClientAddress } from "./rate-limit/limiter.js";
+export { setClientAddress } from "./rate-limit/client-address.js";
 export { memoryRateLimitStore } from "./rate-limit/store.js";
 export type { RateLimitStore, RateLimitHit } from "./rate-limit/store.js";
 export type { RateLimitOptions } from "./rate-limit/options.js";

@@ -15,7 +15,7 @@ import type { EnvGetter } from "@builder.io/qwik-city/middleware/request-handler
 import type { SetCookie } from "../../src/cookies.js";
 import { MissingSecret } from "../../src/errors.js";
 import { Auth } from "../../src/handler.js";
-import { setClientAddress } from "../../src/rate-limit/limiter.js";
+import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { isAuthPath, signInRedirectUrl } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
@@ -118,6 +118,16 @@ export function isDataRequest(event: AuthRequestEvent): boolean {
   return new URL(event.request.url).pathname.endsWith("/q-data.json");
 }
 
+/** The event's request, carrying the connection's address for the rate limiter's per-client limits. */
+function requestOf(event: AuthRequestEvent): Request {
+  return setClientAddress(event.request, event.clientConn?.ip);
+}
+
+/** The request as the browser will send it next (the cookies written so far applied), with the connection's address. */
+function sentRequestOf(event: AuthRequestEvent): Request {
+  return setClientAddress(requestAsSent(event), event.clientConn?.ip);
+}
+
 /**
  * Answers a request under `basePath` with the core, or returns `undefined` for any other request.
  * The core's CSRF check stays on; its cookies go through Qwik's cookie API and the rest of its
@@ -134,8 +144,7 @@ export async function handleAuthRoute(event: AuthRequestEvent, source: ConfigSou
     page.pathname = pathname.slice(0, -"/q-data.json".length);
     return new Response(null, { status: 303, headers: { location: `${page.pathname}${page.search}` } });
   }
-  // The connection's address, for the rate limiter's per-client limits.
-  const response = await Auth(setClientAddress(event.request, event.clientConn?.ip), config);
+  const response = await Auth(requestOf(event), config);
   writeCookies(event, setCookiesOf(response), "operation");
   const headers = new Headers(response.headers);
   headers.delete("set-cookie");
@@ -209,7 +218,7 @@ export async function signIn(event: AuthRequestEvent, input: SignInInput): Promi
   const page = pageUrl(event);
   const redirectTo = input.redirectTo ?? (input.options?.redirectTo as string | undefined) ?? `${page.pathname}${page.search}`;
   const fields = { ...formFields(input, SIGN_IN_KEYS), ...formFields(input.options, SIGN_IN_KEYS) };
-  const result = await signInAction(requestAsSent(event), config, {
+  const result = await signInAction(sentRequestOf(event), config, {
     ...(input.providerId ? { provider: input.providerId } : {}),
     fields,
     redirectTo,
@@ -224,7 +233,7 @@ export async function signIn(event: AuthRequestEvent, input: SignInInput): Promi
 export async function signOut(event: AuthRequestEvent, input: { redirectTo?: string }): Promise<Navigation> {
   const config = await configOf(event);
   const page = pageUrl(event);
-  const result = await signOutAction(requestAsSent(event), config, { redirectTo: input.redirectTo ?? `${page.pathname}${page.search}` });
+  const result = await signOutAction(sentRequestOf(event), config, { redirectTo: input.redirectTo ?? `${page.pathname}${page.search}` });
   writeCookies(event, result.cookies, "operation");
   forgetSession(event);
   return navigationTo(event, config, result.url);
@@ -233,7 +242,7 @@ export async function signOut(event: AuthRequestEvent, input: { redirectTo?: str
 /** Updates the session with `data` (jwt callback `trigger: "update"`); the new session, or `null`. */
 export async function updateSession(event: AuthRequestEvent, data: Record<string, unknown>): Promise<Session | null> {
   const config = await configOf(event);
-  const { session, cookies } = await updateSessionAction(requestAsSent(event), config, data);
+  const { session, cookies } = await updateSessionAction(sentRequestOf(event), config, data);
   writeCookies(event, cookies, "operation");
   event.sharedMap.set(SESSION, Promise.resolve({ cookie: cookies, data: session }));
   return session;

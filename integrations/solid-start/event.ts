@@ -10,6 +10,8 @@ import type { Session } from "../../src/types.js";
 /** A SolidStart `FetchEvent` / `RequestEvent` / `APIEvent`, as far as appauth needs it. */
 export interface AuthRequestEvent {
   request: Request;
+  /** The connection's address, as SolidStart gives it (behind proxies, see `rateLimit.trustProxy`). */
+  clientAddress?: string | undefined;
   locals: Record<string | number | symbol, unknown>;
   /** The response under construction: cookies written here reach the browser with it. */
   response?: { headers: Pick<Headers, "append"> };

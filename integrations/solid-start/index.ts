@@ -19,9 +19,9 @@
  */
 import type { SetCookie } from "../../src/cookies.js";
 import { Auth } from "../../src/handler.js";
-import { setClientAddress } from "../../src/rate-limit/limiter.js";
 import { withDetachedBody } from "../../src/request-body.js";
 import { InvalidProvider } from "../../src/errors.js";
+import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { guardRequest, signInRedirectUrl, storeUnavailableResponse } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
@@ -109,6 +109,11 @@ function eventOf(event: AuthRequestEvent | undefined, operation: string): AuthRe
   return found;
 }
 
+/** The event's request, carrying the connection's address for the rate limiter's per-client limits. */
+function requestOf(event: Pick<AuthRequestEvent, "request" | "clientAddress">): Request {
+  return setClientAddress(event.request, event.clientAddress);
+}
+
 /** A path of this origin to come back to: the calling page (its `Referer`), else `/`. */
 function callingPage(request: Request): string {
   const referer = request.headers.get("referer");
@@ -172,13 +177,12 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
   // One read per request event: the middleware's lazy reader, the render and the app's queries share it.
   const reads = new WeakMap<object, Promise<SessionRead>>();
 
-  const handle: AuthRouteHandler = async ({ request, clientAddress }) => {
-    const rt = await runtimeOf(request, core).catch(() => undefined);
+  const handle: AuthRouteHandler = async (event) => {
+    const rt = await runtimeOf(event.request, core).catch(() => undefined);
     // A config that does not resolve is answered by `Auth` itself (its typed error page).
-    if (rt && !underPrefix(rt.basePath, new URL(request.url).pathname)) return undefined;
-    // The connection's address (SolidStart's event has it), for the rate limiter's per-client limits.
+    if (rt && !underPrefix(rt.basePath, new URL(event.request.url).pathname)) return undefined;
     // The body is detached: h3 on Node throws, uncaught, when its stream is cancelled (request-body.ts).
-    return Auth(setClientAddress(withDetachedBody(request), clientAddress), core);
+    return Auth(requestOf({ request: withDetachedBody(event.request), clientAddress: event.clientAddress }), core);
   };
 
   function readOnce(event: AuthRequestEvent): Promise<SessionRead> {
@@ -255,7 +259,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     const { fields, redirectTo, redirect, csrfToken } = splitOptions(options);
     await assertSameSitePost(event.request, core, csrfToken);
     if (provider !== undefined && typeof provider !== "string") throw new InvalidProvider("signIn: `provider` must be a provider id.");
-    const result = await signInAction(event.request, core, {
+    const result = await signInAction(requestOf(event), core, {
       ...(provider ? { provider } : {}),
       fields,
       redirectTo: redirectTo ?? callingPage(event.request),
@@ -268,7 +272,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     const event = eventOf(undefined, "signOut()");
     const { redirectTo, redirect, csrfToken } = splitOptions(options as SignInOptions | undefined);
     await assertSameSitePost(event.request, core, csrfToken);
-    const result = await signOutAction(event.request, core, { redirectTo: redirectTo ?? callingPage(event.request) });
+    const result = await signOutAction(requestOf(event), core, { redirectTo: redirectTo ?? callingPage(event.request) });
     return finish(event, result, redirect);
   }
 
@@ -276,7 +280,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     const event = currentEvent();
     if (!event) return null;
     if (form !== undefined) await assertSameSitePost(event.request, core, splitOptions(form as SignInOptions).csrfToken);
-    const { session, cookies } = await updateSessionAction(event.request, core, data);
+    const { session, cookies } = await updateSessionAction(requestOf(event), core, data);
     writeCookies(event, cookies);
     reads.set(event, Promise.resolve({ session, cookies: [] }));
     return session;

@@ -517,7 +517,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     logger,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     federation,
-    rateLimit: createLimiter(config),
+    rateLimit: createLimiter(config, logger),
     inspect: inspectionFor(config.inspect, logger),
     cookies,
     services: { bound: new Map() },

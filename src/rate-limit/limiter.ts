@@ -8,7 +8,9 @@
  */
 import type { LimitVerdict } from "../../machines/shared.js";
 import { StoreUnavailable } from "../errors.js";
+import { consoleLogger } from "../logger.js";
 import type { AuthConfig, LoggerInstance } from "../types.js";
+import { clientAddressReader } from "./client-address.js";
 import { resolveLimits, type ResolvedLimits, type Rule } from "./options.js";
 import { adapterCounts, adapterRateLimitStore, memoryRateLimitStore, type RateLimitStore } from "./store.js";
 
@@ -19,68 +21,19 @@ export interface Limiter {
   address(request: Request): string | undefined;
 }
 
-const PLATFORM_ADDRESS = Symbol.for("appauth.clientAddress");
-
-/**
- * Hands the limiter the client address the platform knows for `request` (a Node socket's
- * `remoteAddress`, an edge runtime's connecting IP). Integrations call it; returns the request.
- */
-export function setClientAddress<R extends Request>(request: R, address: string | null | undefined): R {
-  if (address) Object.defineProperty(request, PLATFORM_ADDRESS, { value: address, configurable: true, enumerable: false });
-  return request;
-}
+/** Warnings meant once per process and logger, not once per config object (a lazy config makes many). */
+const PROCESS_ONCE = {};
 
 /** The limiter a configuration asks for, or none with `rateLimit: false`. */
-export function createLimiter(config: AuthConfig): Limiter | undefined {
+export function createLimiter(config: AuthConfig, logger: LoggerInstance = consoleLogger): Limiter | undefined {
   const options = config.rateLimit;
   if (options === false) return undefined;
   const chosen = options ?? {};
   const store =
     chosen.store ??
     (adapterCounts(config.adapter) ? adapterRateLimitStore(config.adapter) : memoryRateLimitStore({ maxKeys: chosen.maxKeys }));
-  const hops = chosen.trustProxy === true ? 1 : typeof chosen.trustProxy === "number" ? chosen.trustProxy : 0;
-  const custom = chosen.clientAddress;
-  return {
-    limits: resolveLimits(chosen),
-    store,
-    address(request) {
-      const raw = custom
-        ? custom(request)
-        : ((request as unknown as Record<symbol, string | undefined>)[PLATFORM_ADDRESS] ?? forwardedFor(request, hops));
-      return typeof raw === "string" ? clientKey(raw) : undefined;
-    },
-  };
-}
-
-/** The `X-Forwarded-For` entry `hops` places from its end (what the nearest trusted proxy saw). */
-function forwardedFor(request: Request, hops: number): string | undefined {
-  if (hops < 1) return undefined;
-  const header = request.headers.get("x-forwarded-for");
-  if (!header) return undefined;
-  const entries = header.split(",").map((entry) => entry.trim()).filter(Boolean);
-  return entries[Math.max(0, entries.length - hops)];
-}
-
-/**
- * The key an address is counted under: IPv4 as is (also when mapped into IPv6), IPv6 by its /64
- * prefix (one subscriber commonly holds a whole /64), anything unparsable not at all.
- */
-export function clientKey(raw: string): string | undefined {
-  const address = raw.trim().replace(/^\[|\](:\d+)?$/g, "").replace(/%.*$/, "").toLowerCase();
-  if (/^(\d{1,3}\.){3}\d{1,3}$/.test(address)) return address;
-  // Mapped into IPv6, or followed by a port (some proxies append one).
-  const embedded = /^(?:::ffff:)?((\d{1,3}\.){3}\d{1,3})(:\d{1,5})?$/.exec(address);
-  if (embedded) return embedded[1];
-  if (!/^[0-9a-f:]{2,39}$/.test(address) || !address.includes(":")) return undefined;
-  const halves = address.split("::");
-  if (halves.length > 2) return undefined;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const missing = 8 - head.length - tail.length;
-  if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
-  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
-  if (groups.some((g) => g.length === 0 || g.length > 4)) return undefined;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  const warnings = { once: config.logger ?? PROCESS_ONCE };
+  return { limits: resolveLimits(chosen), store, address: clientAddressReader(chosen, logger, warnings) };
 }
 
 /**

@@ -26,14 +26,17 @@ export interface RateLimitOptions {
    */
   store?: RateLimitStore;
   /**
-   * The client's address for a request (e.g. from your platform's API). Default: the address the
-   * integration passed along (see `setClientAddress`), else the `X-Forwarded-For` entry set by your
-   * proxy when `trustProxy` says there is one, else unknown (per-address limits do not apply then).
+   * The client's address for a request (e.g. a header your platform sets and a visitor cannot).
+   * When set it decides alone. Default: the address the integration passed along (see
+   * `setClientAddress`), read back through `X-Forwarded-For` when `trustProxy` says proxies are in
+   * front, else unknown (per-address limits do not apply then).
    */
   clientAddress?: (request: Request) => string | null | undefined;
   /**
-   * How many proxies in front of the app append to `X-Forwarded-For` (`true` is one). Only then is
-   * the header read: the entry that many places from its end is the client's. Default: never read.
+   * How many proxies in front of the app append to `X-Forwarded-For` (`true` is one). The platform's
+   * address is then the nearest proxy's, and the client is the header's entry that many places from
+   * its end; a header with fewer entries yields the platform's address. `false`: no proxy (and no
+   * warning that the platform's address looks like one). Default: the header is never read.
    */
   trustProxy?: boolean | number;
   /** The most keys the in-memory store holds. Default 100000. */

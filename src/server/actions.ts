@@ -16,6 +16,7 @@ import {
   MissingCSRF,
   OAuthAccountNotLinked,
   OAuthCallbackError,
+  RateLimited,
   Verification,
   WebAuthnVerificationError,
 } from "../errors.js";
@@ -116,6 +117,8 @@ const SIGN_IN_ERRORS: Record<string, new (message?: string) => AuthError> = {
 
 /** The error a redirect to the sign-in or error page names, as the class of that type. */
 function errorOfType(type: string, code: string | undefined, detail: string): AuthError {
+  // A limit's code is the seconds to wait, which the caller may show.
+  if (type === "RateLimited") return new RateLimited(`Sign-in failed (${type}): ${detail}`, Number(code) || 1);
   const ErrorClass = Object.hasOwn(SIGN_IN_ERRORS, type) ? SIGN_IN_ERRORS[type]! : AuthError;
   const error = new ErrorClass(`Sign-in failed (${type}): ${detail}`);
   if (error instanceof CredentialsSignin && code) error.code = code;

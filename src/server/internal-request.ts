@@ -2,10 +2,12 @@
  * Server-side operations (reading the session, signing in or out from server code) are requests to
  * the library's own routes, answered by `Auth()` in-process: one protocol, one set of checks. This
  * module builds those requests from the application's incoming one: the same origin and forwarding
- * headers, the browser's cookies plus whatever an earlier step of the same operation set.
+ * headers, the client address the platform gave, the browser's cookies plus whatever an earlier
+ * step of the same operation set.
  */
 import type { SetCookie } from "../cookies.js";
 import { parseCookies } from "../cookies.js";
+import { carryClientAddress } from "../rate-limit/client-address.js";
 import { isCookieDeletion, setCookiesOf } from "./set-cookie.js";
 
 /** Headers of the incoming request that decide how `Auth()` sees it (cookies travel separately). */
@@ -43,7 +45,10 @@ export interface InternalCall {
   returnRedirect?: boolean;
 }
 
-/** A request to `route` on the incoming request's origin, carrying its forwarding headers and `cookies`. */
+/**
+ * A request to `route` on the incoming request's origin, carrying its forwarding headers, its
+ * platform address (so the per-address limits count the person, not the server) and `cookies`.
+ */
 export function internalRequest(incoming: Request, basePath: string, cookies: CookieState, call: InternalCall): Request {
   const origin = new URL(incoming.url).origin;
   const prefix = basePath === "/" ? "" : basePath;
@@ -63,7 +68,7 @@ export function internalRequest(incoming: Request, basePath: string, cookies: Co
     headers.set("content-type", "application/json");
     body = JSON.stringify(call.body.json);
   }
-  return new Request(`${origin}${prefix}${call.route}`, { method: call.method, headers, ...(body !== undefined ? { body } : {}) });
+  return carryClientAddress(incoming, new Request(`${origin}${prefix}${call.route}`, { method: call.method, headers, ...(body !== undefined ? { body } : {}) }));
 }
 
 /** What answers an internal call: `Auth` bound to the config, or a narrower route handler. */

@@ -2,36 +2,17 @@
  * demo/node-http.ts over a real socket: what a handler sees of a Node request, and what a client
  * sees of the handler's Response. No browser needed.
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toNodeListener, type FetchHandler } from "../../demo/node-http.js";
+import { rawRequest } from "../helpers/raw-http.js";
 
 interface Seen {
   url: string;
   method: string;
   cookie: string | null;
   body: string;
-}
-
-/** A raw HTTP/1.1 exchange, so headers arrive exactly as sent (fetch would normalise them). */
-function rawRequest(
-  port: number,
-  options: { method?: string; path?: string; headers?: Record<string, string | string[]>; body?: string },
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: "localhost", port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers ?? {} },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end(options.body);
-  });
 }
 
 describe("the demo's node:http bridge", () => {

@@ -6,7 +6,8 @@
  * tsc against the package's types) and the built server. Chromium signs in with a password through
  * the action, sees the session on the server-rendered page and signs out (and again with JavaScript
  * off: the forms posted by the browser), and stays signed out after a sign-out that leaves for one
- * of the library's pages, with every read re-issuing the cookie; a cross-site POST to the
+ * of the library's pages, with every read re-issuing the cookie; the action's wrong passwords count
+ * against the browser's address (Qwik's `clientConn.ip`); a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
@@ -116,6 +117,18 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
     await expect.poll(() => page().getByRole("alert").textContent()).toBeTruthy();
     expect(await heading()).toBe("Not signed in");
     expect(await (await page().request.get("/auth/session")).json()).toBeNull();
+  });
+
+  it("counts the action's wrong passwords by the visitor's connection: the sixth for one name from this browser is refused unchecked", async () => {
+    await page().goto("/");
+    const alert = () => page().getByRole("alert").textContent();
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      await page().getByLabel("Username").fill("grace");
+      await page().getByLabel("Password").fill(`guess ${attempt}`);
+      expect(await submit("Sign in")).toBe(400);
+      // Five per name and client address: the sixth never reaches `authorize`.
+      await expect.poll(alert).toBe(attempt <= 5 ? "Wrong username or password." : "Sign-in failed.");
+    }
   });
 
   it("signs in and out with JavaScript off: the same forms, posted by the browser", async () => {

@@ -5,7 +5,7 @@
  * catch-all API route, the middleware, the "use server" queries and actions, the SessionProvider),
  * then `vinxi build` and the built server. Chromium signs in with a password through the sign-in
  * action, sees the session on the server-rendered page and signs out (and again with JavaScript
- * off); a cross-site POST to the
+ * off); the action's wrong passwords count against the browser's address; a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
@@ -80,6 +80,21 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
     expect(await (await page().request.get("/api/auth/session")).json()).toBeNull();
     await open();
     expect(await heading()).toBe("Not signed in");
+  });
+
+  it("counts the action's wrong passwords by the visitor's connection (the event's clientAddress): the sixth for one name is refused unchecked", async () => {
+    await open();
+    const thrown: string[] = [];
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      await page().getByLabel("Username").fill("grace");
+      await page().getByLabel("Password").fill(`guess ${attempt}`);
+      const answered = page().waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/_server"));
+      await page().getByRole("button", { name: "Sign in" }).click();
+      // SolidStart names what a server function threw in X-Error.
+      thrown.push(/\((\w+)\)/.exec((await answered).headers()["x-error"] ?? "")?.[1] ?? "nothing");
+    }
+    // Five per name and client address: the sixth never reaches `authorize`.
+    expect(thrown).toEqual([...Array<string>(5).fill("CredentialsSignin"), "RateLimited"]);
   });
 
   it("signs in and out with JavaScript off: the server actions' forms, posted by the browser", async () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import AppAuth, { AuthError, CredentialsSignin, type AppAuthResult } from "../../../integrations/next/index.js";
+import { RateLimited } from "../../../src/errors.js";
 import { ADA_PASSWORD, ADA_USERNAME } from "../../helpers/config.js";
 import { appConfig, ORIGIN, SESSION_COOKIE, signedIn } from "./fixtures.js";
 import { inRequest, RequestScope } from "./next-request-scope.js";
@@ -125,6 +126,20 @@ describe("signIn from a server action", () => {
     );
     expect((error as AuthError).type).toBe("AccessDenied");
     expect(scope.written(SESSION_COOKIE)).toBeUndefined();
+  });
+});
+
+describe("signIn from a server action, per client address", () => {
+  it("counts each visitor X-Forwarded-For names behind a trusted proxy, and throws RateLimited past the ceiling", async () => {
+    const app = AppAuth(appConfig({ rateLimit: { trustProxy: true, requests: { perClient: 3, window: 60 } } }));
+    const from = (address: string) => new RequestScope({ url: `${ORIGIN}/login`, headers: { "x-forwarded-for": address } });
+    const signIn = (scope: RequestScope) =>
+      action(app, scope, (a) => a.signIn("credentials", { username: ADA_USERNAME, password: ADA_PASSWORD, redirect: false }));
+    for (let i = 0; i < 3; i++) expect(await signIn(from("203.0.113.7"))).toBe(`${ORIGIN}/login`);
+    const refused = await signIn(from("203.0.113.7")).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimited);
+    expect((refused as RateLimited).retryAfter).toBeGreaterThan(0);
+    expect(await signIn(from("198.51.100.2"))).toBe(`${ORIGIN}/login`);
   });
 });
 

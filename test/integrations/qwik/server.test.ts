@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { CookieOptions } from "@builder.io/qwik-city";
 import Credentials from "../../../src/providers/credentials.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
-import { configOf, handleAuthRoute, navigationTo, registerConfig, sessionOf, type AuthRequestEvent } from "../../../integrations/qwik/server.js";
+import { configOf, handleAuthRoute, navigationTo, registerConfig, sessionOf, signIn, type AuthRequestEvent } from "../../../integrations/qwik/server.js";
+import { Email } from "../../../src/providers/email.js";
+import { RateLimited } from "../../../src/errors.js";
 import type { ResumableAuthConfig } from "../../../integrations/qwik/env.js";
 
 interface Written {
@@ -16,7 +18,7 @@ interface Written {
   options: CookieOptions;
 }
 
-function eventFor(url: string, init: RequestInit & { env?: Record<string, string> } = {}) {
+function eventFor(url: string, init: RequestInit & { env?: Record<string, string>; ip?: string } = {}) {
   const written = new Map<string, Written>();
   const env = init.env ?? {};
   const request = new Request(url, init);
@@ -26,6 +28,7 @@ function eventFor(url: string, init: RequestInit & { env?: Record<string, string
     env: { get: (name: string) => env[name] },
     sharedMap: new Map<string, unknown>(),
     headers: new Headers(),
+    clientConn: init.ip === undefined ? {} : { ip: init.ip },
     cookie: {
       set: (name: string, value: string, options: CookieOptions = {}) => written.set(name, { value, options }),
     },
@@ -141,5 +144,38 @@ describe("appauth/qwik on the server", () => {
     expect(navigationTo(event, config, "http://localhost/protected/?tab=1")).toEqual({ kind: "page", path: "/protected/?tab=1" });
     expect(navigationTo(event, config, "/auth/verify-request")).toEqual({ kind: "document", url: "/auth/verify-request" });
     expect(navigationTo(event, config, "https://op.example/authorize?x=1")).toEqual({ kind: "document", url: "https://op.example/authorize?x=1" });
+  });
+});
+
+describe("sign-in from a Qwik action, per client address", () => {
+  /** An email sign-in config that records the addresses links were sent to. */
+  function linkConfig(extra: Partial<ResumableAuthConfig> = {}): { config: ResumableAuthConfig; sent: string[] } {
+    const sent: string[] = [];
+    const providers = [Email({ sendVerificationRequest: ({ identifier }) => void sent.push(identifier) })];
+    return { config: { trustHost: true, secret: SECRET, adapter: MemoryAdapter(), providers, ...extra }, sent };
+  }
+
+  /** `useSignIn` as an action calls it: the action's own request event, from `ip`. */
+  async function askForLink(config: ResumableAuthConfig, n: number, init: { ip: string; headers?: Record<string, string> }): Promise<unknown> {
+    const { event } = eventFor("http://localhost/login?qaction=signin", { method: "POST", ...init });
+    registerConfig(event, async () => config);
+    return signIn(event, { providerId: "email", email: `visitor${n}@example.test` }).catch((error: unknown) => error);
+  }
+
+  it("counts link requests by the action's connection address: the 21st from one address is refused, 25 addresses get 25 links", async () => {
+    const { config, sent } = linkConfig();
+    for (let n = 0; n < 20; n++) expect(await askForLink(config, n, { ip: "203.0.113.7" })).toMatchObject({ kind: "document" });
+    expect(await askForLink(config, 20, { ip: "203.0.113.7" })).toBeInstanceOf(RateLimited);
+    expect(sent).toHaveLength(20);
+
+    const other = linkConfig();
+    for (let n = 0; n < 25; n++) await askForLink(other.config, n, { ip: `198.51.100.${n + 1}` });
+    expect(other.sent).toHaveLength(25);
+  });
+
+  it("behind a proxy with trustProxy, counts the visitor X-Forwarded-For names, not the proxy's connection", async () => {
+    const { config, sent } = linkConfig({ rateLimit: { trustProxy: true } });
+    for (let n = 0; n < 25; n++) await askForLink(config, n, { ip: "10.0.0.2", headers: { "x-forwarded-for": `198.51.100.${n + 1}` } });
+    expect(sent).toHaveLength(25);
   });
 });

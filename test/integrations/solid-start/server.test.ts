@@ -8,6 +8,9 @@ import { provideRequestEvent } from "solid-js/web/storage";
 import type { RequestEvent } from "solid-js/web";
 import { describe, expect, it } from "vitest";
 import ReactiveAuth, { CredentialsSignin, getSession, MissingCSRF, type AuthRequestEvent, type ReactiveAuthConfig } from "../../../integrations/solid-start/index.js";
+import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
+import { RateLimited } from "../../../src/errors.js";
+import { Email } from "../../../src/providers/email.js";
 import { ADA, ADA_PASSWORD, ADA_USERNAME, ORIGIN, SESSION_COOKIE, testConfig } from "../../helpers/config.js";
 import { setCookiesOf } from "../../helpers/set-cookie.js";
 
@@ -33,7 +36,10 @@ class Jar {
 }
 
 /** A SolidStart request event for `path`: the request, empty locals, and the response's headers. */
-function event(path: string, init: { jar?: Jar; method?: string; headers?: Record<string, string>; form?: Record<string, string> } = {}) {
+function event(
+  path: string,
+  init: { jar?: Jar; method?: string; headers?: Record<string, string>; form?: Record<string, string>; clientAddress?: string } = {},
+) {
   const headers = new Headers(init.headers);
   if (init.jar?.cookies.size) headers.set("cookie", init.jar.header());
   let body: string | undefined;
@@ -42,7 +48,7 @@ function event(path: string, init: { jar?: Jar; method?: string; headers?: Recor
     body = new URLSearchParams(init.form).toString();
   }
   const request = new Request(new URL(path, ORIGIN), { method: init.method ?? (body ? "POST" : "GET"), headers, ...(body ? { body } : {}) });
-  return { request, locals: {}, response: { headers: new Headers() } } satisfies AuthRequestEvent;
+  return { request, clientAddress: init.clientAddress, locals: {}, response: { headers: new Headers() } } satisfies AuthRequestEvent;
 }
 
 /** Runs `work` as SolidStart runs a server function: with `current` as the request event. */
@@ -292,5 +298,38 @@ describe("reading the session", () => {
       expect((thrown as Response).status).toBe(302);
       expect(new URL((thrown as Response).headers.get("location")!).searchParams.get("callbackUrl")).toBe(back);
     }
+  });
+});
+
+describe("ReactiveAuth's sign-in action, per client address", () => {
+  /** An email sign-in setup that records the addresses links were sent to. */
+  function linkAuth(extra: Partial<ReactiveAuthConfig> = {}) {
+    const sent: string[] = [];
+    const providers = [Email({ sendVerificationRequest: ({ identifier }) => void sent.push(identifier) })];
+    return { auth: ReactiveAuth(config({ adapter: MemoryAdapter(), providers, ...extra })), sent };
+  }
+
+  /** A visitor at `clientAddress` asks for a link from the sign-in form's action; what the action threw. */
+  async function askForLink(auth: ReturnType<typeof ReactiveAuth>, n: number, from: { clientAddress: string; headers?: Record<string, string> }) {
+    const { jar, token } = await visitor(auth);
+    const call = event("/_server?id=signin", { jar, method: "POST", headers: { ...SAME_ORIGIN, ...from.headers }, clientAddress: from.clientAddress });
+    return thrownBy(serving(call, () => auth.signIn("email", form({ email: `visitor${n}@example.test`, csrfToken: token }))));
+  }
+
+  it("counts link requests by the event's clientAddress: the 21st from one address is refused, 25 addresses get 25 links", async () => {
+    const { auth, sent } = linkAuth();
+    for (let n = 0; n < 20; n++) expect(await askForLink(auth, n, { clientAddress: "203.0.113.7" })).toBeInstanceOf(Response);
+    expect(await askForLink(auth, 20, { clientAddress: "203.0.113.7" })).toBeInstanceOf(RateLimited);
+    expect(sent).toHaveLength(20);
+
+    const other = linkAuth();
+    for (let n = 0; n < 25; n++) await askForLink(other.auth, n, { clientAddress: `198.51.100.${n + 1}` });
+    expect(other.sent).toHaveLength(25);
+  });
+
+  it("behind a proxy with trustProxy, counts the visitor X-Forwarded-For names, not the proxy's clientAddress", async () => {
+    const { auth, sent } = linkAuth({ rateLimit: { trustProxy: true } });
+    for (let n = 0; n < 25; n++) await askForLink(auth, n, { clientAddress: "10.0.0.2", headers: { "x-forwarded-for": `198.51.100.${n + 1}` } });
+    expect(sent).toHaveLength(25);
   });
 });
