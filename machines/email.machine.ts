@@ -103,6 +103,7 @@ export const emailMachine = setup({
   },
   guards: {
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
+    alreadyMailed: (_, verdict: LimitVerdict) => verdict.allowed && verdict.quiet === true,
     signInAllowed: (_, result: SignInResult) => result === true,
     // An empty string is no destination: it refuses like `false`.
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
@@ -126,15 +127,24 @@ export const emailMachine = setup({
         },
       },
     },
-    // Counted before anything is stored or sent: past a limit, no mail.
     // Counted before anything is stored or sent: past a limit, no mail. A limiter that cannot be
-    // reached refuses too: no mail goes out without it (fails closed).
-    checkingSendLimit: limiterStep(
-      "checkSendLimit",
-      ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
-      "checkingRequest",
-      "failed",
-    ),
+    // reached refuses too: no mail goes out without it (fails closed). An address mailed in this
+    // window already gets no second mail: the flow rests as if it had sent one (the link already in
+    // the mailbox works), so a stranger's requests neither flood the person nor learn anything.
+    checkingSendLimit: (() => {
+      const step = limiterStep(
+        "checkSendLimit",
+        ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
+        "checkingRequest",
+        "failed",
+      );
+      const quiet = {
+        guard: { type: "alreadyMailed" as const, params: ({ event }: { event: { output: LimitVerdict } }) => event.output },
+        target: "awaitingLink" as const,
+        actions: { type: "rememberLimit" as const, params: ({ event }: { event: { output: LimitVerdict } }) => event.output },
+      };
+      return { invoke: { ...step.invoke, onDone: [quiet, ...step.invoke.onDone] } };
+    })(),
     checkingRequest: {
       invoke: {
         src: "checkVerificationRequest",

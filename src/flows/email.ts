@@ -17,7 +17,7 @@ import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
 import { planOrError, signInAnswer } from "./outcome.js";
 import { requestOf, runMachine } from "./run.js";
-import { checkEmail } from "../rate-limit/limiter.js";
+import { checkEmail, forgetMail } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 
 /** Characters no single address may hold, whatever a custom normaliser returns. */
@@ -100,6 +100,7 @@ export function bindEmail(rt: Runtime) {
           identifier: input.identifier,
           token: await hashLinkToken(input.token, { providerId: input.providerId, secret: rt.secrets[0]! }),
         });
+        await forgetMail(rt.rateLimit, input.providerId, input.identifier, rt.logger);
       }),
 
       consumeToken: fromEffect(async ({ input }) => {
@@ -110,7 +111,10 @@ export function bindEmail(rt: Runtime) {
         for (const secret of rt.secrets) {
           const token = await hashLinkToken(input.token, { providerId: input.providerId, secret });
           const used = await adapter.useVerificationToken!({ identifier: input.identifier, token });
-          if (used) return used.expires.valueOf() > Date.now();
+          if (!used) continue;
+          // The mailbox's link is spent: the next request for it gets a mail again.
+          await forgetMail(rt.rateLimit, input.providerId, input.identifier, rt.logger);
+          return used.expires.valueOf() > Date.now();
         }
         return false;
       }),
