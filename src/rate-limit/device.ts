@@ -6,6 +6,7 @@
  * flood of wrong passwords from elsewhere never locks the person out of their own browser.
  */
 import { toHex } from "../encoding.js";
+import { nodeCrypto } from "../jwt/native.js";
 import type { SetCookie } from "../types.js";
 
 const encoder = new TextEncoder();
@@ -23,30 +24,45 @@ function bound(options: { namespace: string; providerId: string; identifier: str
 }
 
 export interface DeviceKeys {
-  /** The key that signs new cookies (the newest secret's) first, then the older ones. */
-  keys(): Promise<CryptoKey[]>;
+  /** How many secrets sign: the newest signs new cookies, every one is tried on a cookie read. */
+  count: number;
+  /** The MAC of `message` under the secret at `index`: HMAC-SHA-512 cut to 256 bits, as hex. */
+  mac(message: Uint8Array<ArrayBuffer>, index: number): string | Promise<string>;
 }
 
-/** HMAC keys for the configuration's secrets, imported once. */
+/**
+ * HMAC keys for the configuration's secrets, made once. On Node the MAC is one synchronous call
+ * (src/jwt/native.ts): a sign-in mints a cookie, and a Web Crypto job would wait on the thread pool.
+ */
 export function deviceKeys(secrets: readonly string[]): DeviceKeys {
-  let imported: Promise<CryptoKey[]> | undefined;
+  const raw = secrets.map((secret) => encoder.encode(`appauth device cookie:${secret}`));
+  const native = nodeCrypto;
+  if (native) {
+    const keys = raw.map((bytes) => native.createSecretKey(bytes));
+    return { count: keys.length, mac: (message, index) => toHex(native.createHmac("sha512", keys[index]).update(message).digest().subarray(0, 32)) };
+  }
+  const imported = raw.map((bytes) => crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-512" }, false, ["sign"]));
   return {
-    keys: () =>
-      (imported ??= Promise.all(
-        secrets.map((secret) =>
-          crypto.subtle.importKey("raw", encoder.encode(`appauth device cookie:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
-        ),
-      )),
+    count: imported.length,
+    mac: async (message, index) => toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await imported[index]!, message), 0, 32)),
   };
+}
+
+/** Equal strings of one length, compared in time that does not depend on where they differ. */
+function sameMac(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 type Binding = { namespace: string; providerId: string; identifier: string };
 
 /** A new device cookie for a browser that just signed in as `identifier`. */
 export async function mintDeviceCookie(keys: DeviceKeys, binding: Binding, options: { secure: boolean }): Promise<SetCookie> {
-  const device = toHex(crypto.getRandomValues(new Uint8Array(16)));
-  const [key] = await keys.keys();
-  const mac = toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key!, bound(binding, device))));
+  // 122 random bits; Node serves them from a pool, where 16 fresh bytes would be a job of their own.
+  const device = crypto.randomUUID().replaceAll("-", "");
+  const mac = await keys.mac(bound(binding, device), 0);
   return {
     name: deviceCookieName(options.secure),
     value: `${device}.${mac}`,
@@ -59,9 +75,9 @@ export async function verifiedDevice(keys: DeviceKeys, binding: Binding, cookie:
   if (!cookie || cookie.length > 200) return undefined;
   const [device, mac, extra] = cookie.split(".");
   if (!device || !mac || extra !== undefined || !/^[0-9a-f]{32}$/.test(device) || !/^[0-9a-f]{64}$/.test(mac)) return undefined;
-  const signature: Uint8Array<ArrayBuffer> = Uint8Array.from(mac.match(/../g)!, (pair) => parseInt(pair, 16));
-  for (const key of await keys.keys()) {
-    if (await crypto.subtle.verify("HMAC", key, signature, bound(binding, device))) return device;
+  const message = bound(binding, device);
+  for (let index = 0; index < keys.count; index++) {
+    if (sameMac(await keys.mac(message, index), mac)) return device;
   }
   return undefined;
 }
