@@ -20,7 +20,8 @@ export function deviceCookieName(secure: boolean): string {
 
 /** What the MAC binds: the namespace (this application), the provider, the identifier, the device. */
 function bound(options: { namespace: string; providerId: string; identifier: string }, device: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify(["appauth device", options.namespace, options.providerId, options.identifier, device]));
+  // NUL separates the parts: a folded identifier holds no control character, a namespace none either.
+  return encoder.encode(`appauth device\u0000${options.namespace}\u0000${options.providerId}\u0000${options.identifier}\u0000${device}`);
 }
 
 export interface DeviceKeys {
@@ -38,8 +39,8 @@ export function deviceKeys(secrets: readonly string[]): DeviceKeys {
   const raw = secrets.map((secret) => encoder.encode(`appauth device cookie:${secret}`));
   const native = nodeCrypto;
   if (native) {
-    const keys = raw.map((bytes) => native.createSecretKey(bytes));
-    return { count: keys.length, mac: (message, index) => toHex(native.createHmac("sha512", keys[index]).update(message).digest().subarray(0, 32)) };
+    // The raw key bytes, not a KeyObject: for one short message Node's HMAC takes half the time with them.
+    return { count: raw.length, mac: (message, index) => toHex(native.createHmac("sha512", raw[index]).update(message).digest().subarray(0, 32)) };
   }
   const imported = raw.map((bytes) => crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-512" }, false, ["sign"]));
   return {
