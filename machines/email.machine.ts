@@ -64,6 +64,27 @@ export type EmailEmitted = CompletionEvent | RateLimitedEvent;
 
 type SignInResult = boolean | string;
 
+/**
+ * The limiter's step before a mail: the shared step (`limiterStep`), plus one
+ * verdict of its own — allowed, but the address was mailed in this window already (`quiet`) —
+ * which rests in `awaitingLink` as if a link had been sent, with nothing judged, stored or sent.
+ */
+function sendLimitStep() {
+  const step = limiterStep(
+    "checkSendLimit",
+    ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
+    "checkingRequest",
+    "failed",
+  );
+  const verdictOf = ({ event }: { event: { output: LimitVerdict } }) => event.output;
+  const quiet = {
+    guard: { type: "alreadyMailed" as const, params: verdictOf },
+    target: "awaitingLink" as const,
+    actions: { type: "rememberLimit" as const, params: verdictOf },
+  };
+  return { invoke: { ...step.invoke, onDone: [quiet, ...step.invoke.onDone] } };
+}
+
 export const emailMachine = setup({
   types: {
     input: {} as EmailInput,
@@ -131,20 +152,7 @@ export const emailMachine = setup({
     // reached refuses too: no mail goes out without it (fails closed). An address mailed in this
     // window already gets no second mail: the flow rests as if it had sent one (the link already in
     // the mailbox works), so a stranger's requests neither flood the person nor learn anything.
-    checkingSendLimit: (() => {
-      const step = limiterStep(
-        "checkSendLimit",
-        ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
-        "checkingRequest",
-        "failed",
-      );
-      const quiet = {
-        guard: { type: "alreadyMailed" as const, params: ({ event }: { event: { output: LimitVerdict } }) => event.output },
-        target: "awaitingLink" as const,
-        actions: { type: "rememberLimit" as const, params: ({ event }: { event: { output: LimitVerdict } }) => event.output },
-      };
-      return { invoke: { ...step.invoke, onDone: [quiet, ...step.invoke.onDone] } };
-    })(),
+    checkingSendLimit: sendLimitStep(),
     checkingRequest: {
       invoke: {
         src: "checkVerificationRequest",
