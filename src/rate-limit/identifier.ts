@@ -19,6 +19,8 @@ const CONFUSABLES: Record<string, string> = {
 };
 const CONFUSABLE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The longest identifier counted as typed; past it, the rest would only mint fresh keys. */
 const MAX_LENGTH = 256;
 
@@ -30,6 +32,9 @@ const MAX_LENGTH = 256;
  * An email address also loses its plus-tag (`ada+1@x` is `ada@x`) and a trailing dot of its domain.
  */
 export function foldIdentifier(value: string): string {
+  // Printable ASCII has no compatibility forms, accents, format characters or confusables to fold.
+  // The same steps as below, less those that cannot change it (a test holds the two paths equal).
+  if (PRINTABLE_ASCII.test(value)) return foldEmail(value.slice(0, MAX_LENGTH * 4).toLowerCase().replace(/ +/g, " ").trim().slice(0, MAX_LENGTH));
   const folded = value
     .slice(0, MAX_LENGTH * 4)
     .normalize("NFKC")
