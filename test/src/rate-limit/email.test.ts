@@ -42,6 +42,10 @@ describe("sign-in links", () => {
       const typed = i === 0 ? "flood@example.test" : i % 2 ? ` Flood+${i}@Example.TEST ` : `FLOOD+x${i}@example.test`;
       expectVerifyRequest(await requestLink(client, typed, from(`198.51.100.${i + 1}`)));
     }
+    // Nor as a JSON array, number or object: those are no address at all.
+    for (const shape of [["flood@example.test"], 1, { email: "flood@example.test" }]) {
+      await client.postJson("/signin/nodemailer", { csrfToken: await client.csrf(), email: shape }, from("198.51.100.99"));
+    }
     await smtp.waitForMessage("flood@example.test");
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(adapter.createdTokens).toHaveLength(1);
