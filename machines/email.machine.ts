@@ -64,6 +64,27 @@ export type EmailEmitted = CompletionEvent | RateLimitedEvent;
 
 type SignInResult = boolean | string;
 
+/**
+ * The limiter's step before a mail: the shared step (`limiterStep`), plus one
+ * verdict of its own — allowed, but the address was mailed in this window already (`quiet`) —
+ * which rests in `awaitingLink` as if a link had been sent, with nothing judged, stored or sent.
+ */
+function sendLimitStep() {
+  const step = limiterStep(
+    "checkSendLimit",
+    ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
+    "checkingRequest",
+    "failed",
+  );
+  const verdictOf = ({ event }: { event: { output: LimitVerdict } }) => event.output;
+  const quiet = {
+    guard: { type: "alreadyMailed" as const, params: verdictOf },
+    target: "awaitingLink" as const,
+    actions: { type: "rememberLimit" as const, params: verdictOf },
+  };
+  return { invoke: { ...step.invoke, onDone: [quiet, ...step.invoke.onDone] } };
+}
+
 export const emailMachine = setup({
   types: {
     input: {} as EmailInput,
@@ -103,6 +124,7 @@ export const emailMachine = setup({
   },
   guards: {
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
+    alreadyMailed: (_, verdict: LimitVerdict) => verdict.allowed && verdict.quiet === true,
     signInAllowed: (_, result: SignInResult) => result === true,
     // An empty string is no destination: it refuses like `false`.
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
@@ -126,15 +148,11 @@ export const emailMachine = setup({
         },
       },
     },
-    // Counted before anything is stored or sent: past a limit, no mail.
     // Counted before anything is stored or sent: past a limit, no mail. A limiter that cannot be
-    // reached refuses too: no mail goes out without it (fails closed).
-    checkingSendLimit: limiterStep(
-      "checkSendLimit",
-      ({ context }: { context: EmailContext }) => ({ providerId: context.providerId, identifier: context.identifier!, request: context.request }),
-      "checkingRequest",
-      "failed",
-    ),
+    // reached refuses too: no mail goes out without it (fails closed). An address mailed in this
+    // window already gets no second mail: the flow rests as if it had sent one (the link already in
+    // the mailbox works), so a stranger's requests neither flood the person nor learn anything.
+    checkingSendLimit: sendLimitStep(),
     checkingRequest: {
       invoke: {
         src: "checkVerificationRequest",

@@ -55,8 +55,10 @@ export interface LimitVerdict {
   /** Each limit's count in its window, this attempt included. */
   counts: Record<string, number>;
   scope?: "requests" | "credentials" | "email" | "webauthn" | "oauth";
-  /** The limit that refused: `requests`, `perClient`, `perIdentifier` or `perEmail`. */
+  /** The limit that refused: `requests`, `perAddress`, `perClient`, `perDevice`, `perIdentifier` or `perEmail`. */
   limit?: string;
+  /** Allowed, but the address was mailed in this window already: answer as sent, send nothing. */
+  quiet?: boolean;
 }
 
 /** Emitted when a limit refuses an attempt; `config.events.rateLimited` receives it. */

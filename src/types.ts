@@ -212,6 +212,12 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * `CredentialsSignin` (with a `code`) to refuse with a reason the sign-in page can show.
    */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+  /**
+   * The field that names the account (e.g. `"email"`), which password attempts are counted by.
+   * Default: the first declared field that is not a secret (not of type `password`, and not named
+   * like `password`, `otp`, `pin`, `code` or `token`). See docs/concepts/rate-limits.md.
+   */
+  identifier?: Extract<keyof C, string> | (string & {});
   options?: Partial<Omit<CredentialsConfig<C>, "options" | "type">>;
 }
 

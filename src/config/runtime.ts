@@ -25,6 +25,7 @@ import type {
   AdapterUser,
   Awaitable,
   DefaultSession,
+  CredentialsConfig,
   EmailConfig,
   AuthConfig,
   CallbacksOptions,
@@ -54,6 +55,7 @@ import {
 } from "./env.js";
 import { validateConfigShape } from "./schema.js";
 import { createLimiter, type Limiter } from "../rate-limit/limiter.js";
+import { identifierField } from "../rate-limit/attempt.js";
 import type { ProviderServers } from "../oauth/servers.js";
 import type { Refresher } from "../flows/token-refresh.js";
 
@@ -268,6 +270,7 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
     if (provider.type === "credentials" && typeof provider.authorize !== "function") {
       throw new MissingAuthorize(`${where}: a credentials provider needs an \`authorize\` function.`);
     }
+    if (provider.type === "credentials") checkIdentifierField(provider as CredentialsConfig, config, where);
     if (provider.type === "webauthn" && !config.experimental?.enableWebAuthn) {
       throw new ExperimentalFeatureNotEnabled(`${where}: WebAuthn is experimental; set experimental.enableWebAuthn.`);
     }
@@ -389,6 +392,14 @@ function bringsCeremony(provider: ProviderConfig): boolean {
 }
 
 /** An email provider that cannot send is found when the config is resolved, not at the first sign-in. */
+/** Password attempts are counted per account identifier: a limited provider must say which field that is. */
+function checkIdentifierField(provider: CredentialsConfig, config: AuthConfig, where: string): void {
+  if (config.rateLimit === false || config.rateLimit?.credentials === false || identifierField(provider) !== undefined) return;
+  throw new InvalidConfiguration(
+    `${where}: password attempts are counted per account identifier, and this provider declares no field that names the account. Declare its fields (credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } }) or name the field with \`identifier: "username"\`.`,
+  );
+}
+
 function checkEmailProvider(provider: EmailConfig, where: string): void {
   if (typeof provider.sendVerificationRequest !== "function") {
     throw new InvalidConfiguration(`${where}: an email provider needs a \`server\` or a \`sendVerificationRequest\`.`);
@@ -517,7 +528,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     logger,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     federation,
-    rateLimit: createLimiter(config, logger),
+    rateLimit: createLimiter(config, logger, { secrets, basePath: config.basePath ?? "/auth" }),
     inspect: inspectionFor(config.inspect, logger),
     cookies,
     services: { bound: new Map() },

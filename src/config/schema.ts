@@ -218,8 +218,8 @@ const rateLimitOption: Check = (value, path, problems) => {
     return;
   }
   object({
-    credentials: limitOrOff({ perClient: attempts, perIdentifier: attempts, window: windowSeconds }),
-    email: limitOrOff({ perEmail: attempts, window: windowSeconds, perClient: attempts, clientWindow: windowSeconds }),
+    credentials: limitOrOff({ perAddress: attempts, perClient: attempts, perIdentifier: attempts, window: windowSeconds }),
+    email: limitOrOff({ perEmail: attempts, window: windowSeconds, perClient: attempts, clientWindow: windowSeconds, mailEvery: (v, at, found) => void (v !== false && windowSeconds(v, at, found)) }),
     requests: limitOrOff({ perClient: attempts, window: windowSeconds }),
     store: optional((store, at, found) => {
       if (!isObject(store) || typeof store.hit !== "function" || typeof store.reset !== "function") {
@@ -234,6 +234,7 @@ const rateLimitOption: Check = (value, path, problems) => {
       }
     }),
     maxKeys: positiveWhole("a positive whole number"),
+    namespace: optional(matching(/^[\w.:-]{1,64}$/, "expected up to 64 letters, digits, '.', ':', '-' or '_'")),
   })(value, path, problems);
 };
 

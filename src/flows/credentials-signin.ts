@@ -12,39 +12,34 @@ import type { RouteAnswer } from "../routes.js";
 import { signInAnswer } from "./outcome.js";
 import { isShowableValue, pageHintCookie, redisplayedField } from "./page-hint.js";
 import { bindSignInCompletion } from "./signin-completion.js";
-import type { CredentialsConfig } from "../types.js";
+import type { CredentialsConfig, SetCookie } from "../types.js";
 import { finishBeforeAnswering, requestOf, runFlow } from "./run.js";
-import { checkCredentials, clearCredentials, normalizeIdentifier } from "../rate-limit/limiter.js";
+import { checkCredentials, clearCredentials, type CredentialsAttempt } from "../rate-limit/limiter.js";
+import { countedAttempt } from "../rate-limit/attempt.js";
+import { deviceCookieName, mintDeviceCookie, verifiedDevice } from "../rate-limit/device.js";
 
-/** Fields that name an account, tried in order when the provider declares none. */
-const IDENTIFIER_FIELDS = ["email", "username", "login", "identifier", "user", "phone"];
-
-/**
- * The account identifier of an attempt, as the limiter counts it: the first field the provider
- * declares that is not a password (e.g. `email`, `username`), else the first of the usual names
- * that was sent, normalised. None: the attempts are counted per client address alone.
- */
-export function attemptIdentifier(provider: CredentialsConfig, credentials: Record<string, unknown>): string | undefined {
-  const declared = Object.entries(provider.credentials ?? {});
-  const names = declared.length ? declared.filter(([, input]) => input?.type !== "password").map(([name]) => name) : IDENTIFIER_FIELDS;
-  for (const name of names) {
-    const value = credentials[name];
-    if (typeof value === "string" && value.trim() !== "") return normalizeIdentifier(value);
-  }
-  return undefined;
-}
+type AttemptFields = { providerId: string; credentials: Record<string, unknown> };
 
 export function bindCredentialsSignIn(rt: Runtime) {
-  const identifierOf = (input: { providerId: string; credentials: Record<string, unknown> }) =>
-    attemptIdentifier(rt.providerById.get(input.providerId) as CredentialsConfig, input.credentials);
+  const providerOf = (id: string) => rt.providerById.get(id) as CredentialsConfig;
+  // One reading of an attempt per request: the check, the authorize step and the clear agree on it.
+  const attempts = new WeakMap<RequestContext, Promise<CredentialsAttempt & { malformed: boolean }>>();
+  const attemptOf = (ctx: RequestContext, input: AttemptFields) => {
+    let attempt = attempts.get(ctx);
+    if (!attempt) attempts.set(ctx, (attempt = readAttempt(rt, ctx, input)));
+    return attempt;
+  };
   return credentialsSignInMachine.provide({
     actors: {
-      checkAttempt: fromEffect(({ input, system }) =>
-        checkCredentials(rt.rateLimit, requestOf(system).request, input.providerId, identifierOf(input)),
-      ),
+      checkAttempt: fromEffect(async ({ input, system }) => {
+        const ctx = requestOf(system);
+        return checkCredentials(rt.rateLimit, ctx.request, input.providerId, await attemptOf(ctx, input));
+      }),
       authorize: fromEffect(async ({ input, system }) => {
-        const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
-        const user = (await provider.authorize(input.credentials, requestOf(system).request)) ?? null;
+        const ctx = requestOf(system);
+        // Only single strings reach `authorize`, and only with the identifier the limiter counted.
+        if ((await attemptOf(ctx, input)).malformed) return null;
+        const user = (await providerOf(input.providerId).authorize(input.credentials, ctx.request)) ?? null;
         if (user) await requireStoredUser(rt, user.id);
         return user;
       }),
@@ -54,11 +49,25 @@ export function bindCredentialsSignIn(rt: Runtime) {
       // Runs beside the completion; the answer waits for it. A store that fails is logged (clearCredentials).
       clearFailures: ({ context, self }) => {
         if (!rt.rateLimit) return;
-        const { request } = requestOf(self.system);
-        finishBeforeAnswering(rt, self, clearCredentials(rt.rateLimit, request, context.providerId, identifierOf(context), rt.logger));
+        const ctx = requestOf(self.system);
+        const cleared = attemptOf(ctx, context).then((attempt) =>
+          clearCredentials(rt.rateLimit, ctx.request, { ...attempt, providerId: context.providerId }, rt.logger),
+        );
+        finishBeforeAnswering(rt, self, cleared);
       },
     },
   });
+}
+
+/** The attempt as counted, with the device a valid device cookie names. */
+async function readAttempt(rt: Runtime, ctx: RequestContext, input: AttemptFields): Promise<CredentialsAttempt & { malformed: boolean }> {
+  const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
+  const counted = countedAttempt(provider, input.credentials, (name) => (ctx.form?.getAll(name).length ?? 0) > 1);
+  const limiter = rt.rateLimit;
+  if (counted.identifier === undefined || !limiter?.limits.credentials) return counted;
+  const binding = { namespace: await limiter.namespace(), providerId: input.providerId, identifier: counted.identifier };
+  const device = await verifiedDevice(limiter.devices, binding, ctx.jar.get(deviceCookieName(ctx.secure)));
+  return { identifier: counted.identifier, device, malformed: false };
 }
 
 export type BoundCredentialsSignIn = ReturnType<typeof bindCredentialsSignIn>;
@@ -99,6 +108,7 @@ export async function handleCredentialsCallback(
     request: requestFacts(ctx),
   };
   const output = await runFlow(rt, machine, input, ctx);
+  if (output.outcome === "signedIn") await rememberDevice(rt, ctx, providerId, output.cookies);
   const answer = signInAnswer(ctx, output);
   if ("plan" in answer) return answer.plan;
   if (!(answer.error instanceof CredentialsSignin)) return answer;
@@ -107,4 +117,19 @@ export async function handleCredentialsCallback(
   if (field === undefined || !isShowableValue(value)) return answer;
   const hint = await pageHintCookie(rt, ctx, { page: "signin", provider: providerId, field, value });
   return { error: answer.error, cookies: [...answer.cookies, ...hint] };
+}
+
+/**
+ * A browser that signed in keeps a budget of its own for that identifier from now on: a device
+ * cookie, minted unless it holds a valid one for the identifier already.
+ */
+async function rememberDevice(rt: Runtime, ctx: RequestContext, providerId: string, cookies: SetCookie[]): Promise<void> {
+  const limiter = rt.rateLimit;
+  if (!limiter?.limits.credentials) return;
+  const provider = rt.providerById.get(providerId) as CredentialsConfig;
+  const { identifier } = countedAttempt(provider, ctx.body);
+  if (identifier === undefined) return;
+  const binding = { namespace: await limiter.namespace(), providerId, identifier };
+  if (await verifiedDevice(limiter.devices, binding, ctx.jar.get(deviceCookieName(ctx.secure)))) return;
+  cookies.push(await mintDeviceCookie(limiter.devices, binding, { secure: ctx.secure }));
 }

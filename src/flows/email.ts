@@ -19,7 +19,7 @@ import type { RouteAnswer } from "../routes.js";
 import { planOrError, signInAnswer } from "./outcome.js";
 import { pageHintCookie } from "./page-hint.js";
 import { requestOf, runMachine } from "./run.js";
-import { checkEmail } from "../rate-limit/limiter.js";
+import { checkEmail, forgetMail } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 
 /** Characters no single address may hold, whatever a custom normaliser returns. */
@@ -102,6 +102,7 @@ export function bindEmail(rt: Runtime) {
           identifier: input.identifier,
           token: await hashLinkToken(input.token, { providerId: input.providerId, secret: rt.secrets[0]! }),
         });
+        await forgetMail(rt.rateLimit, input.providerId, input.identifier, rt.logger);
       }),
 
       consumeToken: fromEffect(async ({ input }) => {
@@ -112,7 +113,10 @@ export function bindEmail(rt: Runtime) {
         for (const secret of rt.secrets) {
           const token = await hashLinkToken(input.token, { providerId: input.providerId, secret });
           const used = await adapter.useVerificationToken!({ identifier: input.identifier, token });
-          if (used) return used.expires.valueOf() > Date.now();
+          if (!used) continue;
+          // The mailbox's link is spent: the next request for it gets a mail again.
+          await forgetMail(rt.rateLimit, input.providerId, input.identifier, rt.logger);
+          return used.expires.valueOf() > Date.now();
         }
         return false;
       }),

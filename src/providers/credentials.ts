@@ -1,6 +1,8 @@
 /**
  * The credentials provider: sign-in with whatever the person types (username and password, a
  * one-time code, ...), checked by your `authorize`. It is posted to `/callback/:id` with the CSRF token.
+ * `authorize` receives single strings only; attempts are rate limited per the account identifier,
+ * the field `identifier` names (default: the first declared field that is not a secret).
  *
  * ```ts
  * Credentials({

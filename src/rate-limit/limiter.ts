@@ -13,19 +13,36 @@ import type { AuthConfig, LoggerInstance } from "../types.js";
 import { clientAddressReader } from "./client-address.js";
 import { resolveLimits, type ResolvedLimits, type Rule } from "./options.js";
 import { adapterCounts, adapterRateLimitStore, memoryRateLimitStore, type RateLimitStore } from "./store.js";
+import { deviceKeys, type DeviceKeys } from "./device.js";
+import { foldIdentifier } from "./identifier.js";
+import { toHex } from "../encoding.js";
 
 export interface Limiter {
   limits: ResolvedLimits;
   store: RateLimitStore;
   /** The client address of a request, when it can be known. */
   address(request: Request): string | undefined;
+  /** The prefix of this application's keys: two configurations sharing a store never share counts. */
+  namespace(): Promise<string>;
+  /** The keys device cookies are signed with. */
+  devices: DeviceKeys;
+}
+
+/** What a configuration's limiter is told besides its options: its secrets and base path. */
+export interface LimiterContext {
+  secrets: readonly string[];
+  basePath: string;
 }
 
 /** Warnings meant once per process and logger, not once per config object (a lazy config makes many). */
 const PROCESS_ONCE = {};
 
 /** The limiter a configuration asks for, or none with `rateLimit: false`. */
-export function createLimiter(config: AuthConfig, logger: LoggerInstance = consoleLogger): Limiter | undefined {
+export function createLimiter(
+  config: AuthConfig,
+  logger: LoggerInstance = consoleLogger,
+  context: LimiterContext = { secrets: [], basePath: config.basePath ?? "/auth" },
+): Limiter | undefined {
   const options = config.rateLimit;
   if (options === false) return undefined;
   const chosen = options ?? {};
@@ -33,15 +50,24 @@ export function createLimiter(config: AuthConfig, logger: LoggerInstance = conso
     chosen.store ??
     (adapterCounts(config.adapter) ? adapterRateLimitStore(config.adapter) : memoryRateLimitStore({ maxKeys: chosen.maxKeys }));
   const warnings = { once: config.logger ?? PROCESS_ONCE };
-  return { limits: resolveLimits(chosen), store, address: clientAddressReader(chosen, logger, warnings) };
+  let namespace: Promise<string> | undefined = chosen.namespace === undefined ? undefined : Promise.resolve(`${chosen.namespace}:`);
+  return {
+    limits: resolveLimits(chosen),
+    store,
+    devices: deviceKeys(context.secrets),
+    // A hash, not the secret: the keys may sit in clear in a custom store.
+    namespace: () => (namespace ??= applicationNamespace(context)),
+    address: clientAddressReader(chosen, logger, warnings),
+  };
 }
 
-/**
- * An account identifier as counted: Unicode compatibility forms folded (NFKC), case folded, runs
- * of whitespace made one space and trimmed, so variants of one identifier share one budget.
- */
-export function normalizeIdentifier(value: string): string {
-  return value.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim().slice(0, 512);
+/** An account identifier as counted (src/rate-limit/identifier.ts). */
+export { foldIdentifier as normalizeIdentifier };
+
+/** The default namespace: the first 16 hex digits of SHA-256 over the secret and the base path. */
+async function applicationNamespace(context: LimiterContext): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(["appauth rate limits", context.secrets[0] ?? "", context.basePath])));
+  return `${toHex(new Uint8Array(digest)).slice(0, 16)}:`;
 }
 
 export const ALLOWED: LimitVerdict = Object.freeze({ allowed: true, retryAfter: 0, counts: {} }) as LimitVerdict;
@@ -81,68 +107,109 @@ export async function checkRequest(limiter: Limiter | undefined, request: Reques
   const address = limiter.address(request);
   if (!address) return ALLOWED;
   try {
-    return await count(limiter.store, "requests", [["requests", `req:${address}`, rule]]);
+    return await count(limiter.store, "requests", [["requests", `${await limiter.namespace()}req:${address}`, rule]]);
   } catch (error) {
     logger.error("RateLimitStoreError", "The rate-limit store could not be reached; the request ceiling was not applied.", error);
     return ALLOWED;
   }
 }
 
-function credentialKeys(limiter: Limiter, request: Request, providerId: string, identifier: string | undefined): Check[] {
-  const limits = limiter.limits.credentials;
-  const checks: Check[] = [];
-  if (!limits) return checks;
-  const address = limiter.address(request);
-  // No identifier to count by: the client's attempts are counted together, with the larger budget.
-  if (identifier === undefined) {
-    if (address) checks.push(["perIdentifier", `cred:${providerId}:\u0000${address}`, limits.perIdentifier]);
-    return checks;
-  }
-  if (address) checks.push(["perClient", `cred:${providerId}:${identifier}\u0000${address}`, limits.perClient]);
-  checks.push(["perIdentifier", `cred:${providerId}:${identifier}`, limits.perIdentifier]);
-  return checks;
+/** A password attempt as the limiter sees it: its folded identifier (none when malformed), and the browser's device. */
+export interface CredentialsAttempt {
+  identifier?: string;
+  /** The device a valid device cookie for this identifier names. */
+  device?: string;
 }
 
-/** A password attempt: the identifier's failures from this address and from all. */
-export async function checkCredentials(limiter: Limiter | undefined, request: Request, providerId: string, identifier: string | undefined): Promise<LimitVerdict> {
-  if (!limiter) return ALLOWED;
+function credentialKeys(limiter: Limiter, request: Request, prefix: string, attempt: CredentialsAttempt): { near: Check[]; far: Check[] } {
+  const limits = limiter.limits.credentials;
+  if (!limits) return { near: [], far: [] };
+  const { identifier, device } = attempt;
+  // The browser signed in as this identifier before: its own budget, which no one else can spend.
+  if (identifier !== undefined && device) return { near: [["perDevice", `${prefix}d:${identifier}\u0000${device}`, limits.perClient]], far: [] };
+  const address = limiter.address(request);
+  const near: Check[] = [];
+  if (address) near.push(["perAddress", `${prefix}a:${address}`, limits.perAddress]);
+  if (address && identifier !== undefined) near.push(["perClient", `${prefix}i:${identifier}\u0000${address}`, limits.perClient]);
+  const far: Check[] = identifier === undefined ? [] : [["perIdentifier", `${prefix}i:${identifier}`, limits.perIdentifier]];
+  return { near, far };
+}
+
+/**
+ * A password attempt: first the limits of where it comes from (this address across identifiers,
+ * this identifier from this address; or this browser's device budget), and only when those allow
+ * it the identifier's budget from all addresses — an attempt already refused spends nothing of the
+ * budget that protects the person. A malformed attempt (no identifier) counts against its address.
+ */
+export async function checkCredentials(limiter: Limiter | undefined, request: Request, providerId: string, attempt: CredentialsAttempt): Promise<LimitVerdict> {
+  if (!limiter?.limits.credentials) return ALLOWED;
   try {
-    return await count(limiter.store, "credentials", credentialKeys(limiter, request, providerId, identifier));
+    const { near, far } = credentialKeys(limiter, request, `${await limiter.namespace()}cred:${providerId}:`, attempt);
+    const first = await count(limiter.store, "credentials", near);
+    if (!first.allowed || far.length === 0) return first;
+    const second = await count(limiter.store, "credentials", far);
+    return { ...second, counts: { ...first.counts, ...second.counts } };
   } catch (error) {
     throw storeDown(error);
   }
 }
 
-/** A successful sign-in clears its identifier's failures (a store that fails is logged: the sign-in stands). */
+/** A successful sign-in clears its identifier's failures, not its address's (a store that fails is logged: the sign-in stands). */
 export async function clearCredentials(
   limiter: Limiter | undefined,
   request: Request,
-  providerId: string,
-  identifier: string | undefined,
+  attempt: CredentialsAttempt & { providerId: string },
   logger: LoggerInstance,
 ): Promise<void> {
-  if (!limiter) return;
-  const keys = credentialKeys(limiter, request, providerId, identifier);
+  if (!limiter?.limits.credentials || attempt.identifier === undefined) return;
   try {
+    const { near, far } = credentialKeys(limiter, request, `${await limiter.namespace()}cred:${attempt.providerId}:`, attempt);
+    const keys = [...near, ...far].filter(([name]) => name !== "perAddress");
     await Promise.all(keys.map(([, key]) => limiter.store.reset(key)));
   } catch (error) {
     logger.error("RateLimitStoreError", "The rate-limit store could not clear the failures of a successful sign-in.", error);
   }
 }
 
-/** An email link: the mails to this address, and the mails asked for from this client. */
+/**
+ * An email link: the requests for this address from this client, and all this client's requests
+ * (past either: refused); then the mails this address received from anyone's requests (past one
+ * per window: answered as sent, nothing sent — a stranger can neither lock the person out nor
+ * flood their mailbox, and learns nothing from the answer).
+ */
 export async function checkEmail(limiter: Limiter | undefined, request: Request, providerId: string, email: string): Promise<LimitVerdict> {
-  if (!limiter) return ALLOWED;
-  const checks: Check[] = [];
-  const limits = limiter.limits.email;
-  if (limits) {
-    const address = limiter.address(request);
-    checks.push(["perEmail", `mail:${providerId}:${normalizeIdentifier(email)}`, limits.perEmail]);
-    if (address) checks.push(["perClient", `mail:${address}`, limits.perClient]);
-  }
+  const limits = limiter?.limits.email;
+  if (!limiter || !limits) return ALLOWED;
   try {
-    return await count(limiter.store, "email", checks);
+    const namespace = await limiter.namespace();
+    const prefix = `${namespace}mail:${providerId}:`;
+    const address = limiter.address(request);
+    const mailbox = foldIdentifier(email);
+    const near: Check[] = [["perEmail", `${prefix}${mailbox}\u0000${address ?? ""}`, limits.perEmail]];
+    if (address) near.push(["perClient", `${namespace}mail:c:${address}`, limits.perClient]);
+    const first = await count(limiter.store, "email", near);
+    if (!first.allowed || !limits.mail) return first;
+    const mailed = await count(limiter.store, "email", [["mail", mailKey(namespace, providerId, email), limits.mail]]);
+    const counts = { ...first.counts, ...mailed.counts };
+    return mailed.allowed ? { ...first, counts } : { ...first, counts, quiet: true };
   } catch (error) {
     throw storeDown(error);
+  }
+}
+
+function mailKey(namespace: string, providerId: string, email: string): string {
+  return `${namespace}mail:${providerId}:${foldIdentifier(email)}`;
+}
+
+/**
+ * The mailbox has no working link any more (it was followed, or its mail could not be sent): the
+ * next request mails one again. A store that fails is logged; the window then runs out on its own.
+ */
+export async function forgetMail(limiter: Limiter | undefined, providerId: string, email: string, logger: LoggerInstance): Promise<void> {
+  if (!limiter?.limits.email?.mail) return;
+  try {
+    await limiter.store.reset(mailKey(await limiter.namespace(), providerId, email));
+  } catch (error) {
+    logger.error("RateLimitStoreError", "The rate-limit store could not forget a mailbox's mail.", error);
   }
 }

@@ -6,18 +6,24 @@ import type { RateLimitStore } from "./store.js";
 
 export interface RateLimitOptions {
   /**
-   * Password guessing (credentials providers): at most `perClient` failed attempts per account
-   * identifier and client address, and `perIdentifier` from all addresses, per `window` seconds.
-   * Past either, `authorize` is not called. A successful sign-in clears its identifier's failures.
-   * Default `{ perClient: 5, perIdentifier: 20, window: 900 }`.
+   * Password guessing (credentials providers), per `window` seconds: at most `perAddress` attempts
+   * from one client address whatever the identifiers (credential stuffing), `perClient` per account
+   * identifier and client address, and `perIdentifier` per identifier from all addresses; an
+   * attempt another limit refused does not spend `perIdentifier`. A browser that signed in as the
+   * identifier before (its device cookie) has its own `perClient` budget instead, which nobody
+   * else can spend. Past a limit, `authorize` is not called. A successful sign-in clears its
+   * identifier's failures. Default `{ perAddress: 100, perClient: 5, perIdentifier: 20, window: 900 }`.
    */
-  credentials?: false | { perClient?: number; perIdentifier?: number; window?: number };
+  credentials?: false | { perAddress?: number; perClient?: number; perIdentifier?: number; window?: number };
   /**
-   * Email links: at most `perEmail` per address per `window` seconds, and `perClient` per client
-   * address per `clientWindow` seconds. Past either, no mail is sent.
-   * Default `{ perEmail: 3, window: 900, perClient: 20, clientWindow: 3600 }`.
+   * Email links: at most `perEmail` requests per address and client per `window` seconds, and
+   * `perClient` per client address per `clientWindow` seconds (past either, the request is refused
+   * and nothing is sent); at most one mail to an address per `mailEvery` seconds however many
+   * clients ask (past it, the request is answered as sent and nothing is sent; `mailEvery: false`
+   * sends a mail for every request within the other limits).
+   * Default `{ perEmail: 3, window: 900, perClient: 20, clientWindow: 3600, mailEvery: 300 }`.
    */
-  email?: false | { perEmail?: number; window?: number; perClient?: number; clientWindow?: number };
+  email?: false | { perEmail?: number; window?: number; perClient?: number; clientWindow?: number; mailEvery?: number | false };
   /** Every POST route (and the passkey options): at most `perClient` per client address per `window` seconds. Default `{ perClient: 100, window: 10 }`. */
   requests?: false | { perClient?: number; window?: number };
   /**
@@ -41,6 +47,11 @@ export interface RateLimitOptions {
   trustProxy?: boolean | number;
   /** The most keys the in-memory store holds. Default 100000. */
   maxKeys?: number;
+  /**
+   * What this application's keys are prefixed with in the store, so configurations sharing one
+   * store never share counts. Default: derived from the secret and the base path.
+   */
+  namespace?: string;
 }
 
 /** A limit with its window in milliseconds. */
@@ -50,8 +61,8 @@ export interface Rule {
 }
 
 export interface ResolvedLimits {
-  credentials?: { perClient: Rule; perIdentifier: Rule };
-  email?: { perEmail: Rule; perClient: Rule };
+  credentials?: { perAddress: Rule; perClient: Rule; perIdentifier: Rule };
+  email?: { perEmail: Rule; perClient: Rule; mail?: Rule };
   requests?: Rule;
 }
 
@@ -63,7 +74,11 @@ export function resolveLimits(options: RateLimitOptions): ResolvedLimits {
   const c = options.credentials;
   if (c !== false) {
     const windowMs = seconds(c?.window, 900);
-    limits.credentials = { perClient: { max: c?.perClient ?? 5, windowMs }, perIdentifier: { max: c?.perIdentifier ?? 20, windowMs } };
+    limits.credentials = {
+      perAddress: { max: c?.perAddress ?? 100, windowMs },
+      perClient: { max: c?.perClient ?? 5, windowMs },
+      perIdentifier: { max: c?.perIdentifier ?? 20, windowMs },
+    };
   }
   const e = options.email;
   if (e !== false) {
@@ -71,6 +86,7 @@ export function resolveLimits(options: RateLimitOptions): ResolvedLimits {
       perEmail: { max: e?.perEmail ?? 3, windowMs: seconds(e?.window, 900) },
       perClient: { max: e?.perClient ?? 20, windowMs: seconds(e?.clientWindow, 3600) },
     };
+    if (e?.mailEvery !== false) limits.email.mail = { max: 1, windowMs: seconds(e?.mailEvery, 300) };
   }
   const r = options.requests;
   if (r !== false) limits.requests = { max: r?.perClient ?? 100, windowMs: seconds(r?.window, 10) };

@@ -40,6 +40,7 @@ const redirectFailed: FlowFailure = { error: new Error("resolveRedirect: the red
 const accessDenied: FlowFailure = { error: undefined, as: "AccessDenied" };
 
 const sendAllowed: LimitVerdict = { allowed: true, retryAfter: 0, counts: { perEmail: 1, perClient: 1 }, scope: "email" };
+const mailedAlready: LimitVerdict = { allowed: true, retryAfter: 0, counts: { perEmail: 1, perClient: 1, mail: 2 }, scope: "email", quiet: true };
 const tooManyMails: LimitVerdict = { allowed: false, retryAfter: 900, counts: { perEmail: 4, perClient: 4 }, scope: "email", limit: "perEmail" };
 const limiterDown = new Error("checkSendLimit: the rate-limit store is unreachable");
 
@@ -48,6 +49,7 @@ const requestOutcomes = {
   normalizeIdentifier: [returns("normalises the address", normalise), throws("throws", invalidAddress)],
   checkSendLimit: [
     returns("allows a mail", () => sendAllowed),
+    returns("allows, but the address was mailed in this window", () => mailedAlready),
     returns("refuses (too many mails)", () => tooManyMails),
     throws("throws (store unreachable)", limiterDown),
   ],
@@ -158,9 +160,11 @@ describe("email: paths generated from the machine", () => {
   itCoversTheMachine(machine, { ...requestOutcomes, ...linkOutcomes }, allPaths, { resting: "email.awaitingLink" });
 
   describe("the first request", () => {
-    it("rests in awaitingLink on one path only: the token stored and the link mailed", () => {
+    it("rests in awaitingLink on two paths only: the token stored and the link mailed, or the address mailed already", () => {
       const resting = requestPaths.filter((path) => path.finalState === "email.awaitingLink");
       expect(resting.map((path) => path.steps.map((s) => `${s.effect} ${s.outcome.label}`))).toEqual([
+        // Answered as sent, with nothing judged, stored or sent: the mailbox holds this window's link.
+        ["normalizeIdentifier normalises the address", "checkSendLimit allows, but the address was mailed in this window"],
         [
           "normalizeIdentifier normalises the address",
           "checkSendLimit allows a mail",
@@ -256,7 +260,11 @@ describe("email: paths generated from the machine", () => {
         if (played.value === "awaitingLink") {
           expect(played.status).toBe("active");
           expect(played.output).toBeUndefined();
-          expect(played.context).toMatchObject({ identifier, expires });
+          expect(played.context).toMatchObject(sent ? { identifier, expires } : { identifier });
+        }
+        if (outputOf(path, "checkSendLimit") === mailedAlready) {
+          expect(played.invoked.map((call) => call.effect)).toEqual(["normalizeIdentifier", "checkSendLimit"]);
+          expect(played.value).toBe("awaitingLink");
         }
       });
     }

@@ -183,7 +183,7 @@ describe("the messages of a refused configuration", () => {
   it.each([
     ["an empty base path below the root", { ...base, basePath: "/" }],
     ["a proxy URL of another scheme, with spaces around", { ...base, redirectProxyUrl: " mailto:a@b " }],
-    ["an empty provider name", { ...base, providers: [{ id: "e", name: "", type: "credentials", authorize: () => null }] }],
+    ["an empty provider name", { ...base, providers: [{ id: "e", name: "", type: "credentials", credentials: { username: {} }, authorize: () => null }] }],
     ["the largest safe whole number of seconds", { ...base, session: { maxAge: Number.MAX_SAFE_INTEGER, updateAge: 0 } }],
     ["an object of no plain prototype for a cookie's options", { ...base, cookies: { state: { options: new Date(0) } } }],
   ])("accepts %s", (_what, config) => {
