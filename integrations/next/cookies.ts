@@ -16,12 +16,17 @@ export interface NodeResponseLike {
 /**
  * Writes `list` through Next's cookie API. Server components may not set cookies: there the write
  * is skipped (the next request through middleware or a route handler refreshes the session).
- * Returns whether the cookies were written.
+ * With `readFrom` (the cookies a session read started from), a read's re-issued cookies are
+ * written only if nothing else wrote those names since: Next sends the last write of each name, so
+ * a read still running when a sign-out or sign-in in the same action ended would otherwise put
+ * the old session back over the deletion or the new session. Returns whether the cookies were written.
  */
-export async function writeToCookieStore(list: SetCookie[]): Promise<boolean> {
+export async function writeToCookieStore(list: SetCookie[], options: { readFrom?: ReadonlyMap<string, string> } = {}): Promise<boolean> {
   if (list.length === 0) return true;
   try {
     const store = await (await nextHeaders()).cookies();
+    const { readFrom } = options;
+    if (readFrom && list.some(({ name }) => store.get(name)?.value !== readFrom.get(name))) return false;
     for (const { name, value, options } of list) {
       store.set(name, value, {
         path: options.path ?? "/",

@@ -169,7 +169,8 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
       return null;
     }
     const { session, cookies } = await resolveAndRead(readSessionOf, request, core, () => requestOf(request));
-    await writeToCookieStore(cookies);
+    // A sign-out or sign-in that ended while this read ran (same action) has the last word.
+    await writeToCookieStore(cookies, { readFrom: request.cookies });
     return session;
   }
 

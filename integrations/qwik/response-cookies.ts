@@ -8,30 +8,19 @@
  */
 import type { Cookie, CookieOptions, RequestEventBase } from "@builder.io/qwik-city";
 import type { SetCookie } from "../../src/cookies.js";
-import { CookieState } from "../../src/server/internal-request.js";
+import { ResponseCookies, type CookieWriter } from "../../src/server/response-cookies.js";
+
+export type { CookieWriter } from "../../src/server/response-cookies.js";
 
 /** The part of the request event the ledger needs. */
 export type CookieEvent = Pick<RequestEventBase, "request" | "sharedMap" | "cookie">;
 
-/**
- * Who writes: an `operation` (a route, sign-in, sign-out, update) decides what the session is; a
- * session `read` only refreshes it, and gives way to whatever an operation wrote in this response.
- */
-export type CookieWriter = "operation" | "read";
-
 const LEDGER = "appauth.responseCookies";
 
-interface Ledger {
-  /** The incoming cookies with this response's writes applied. */
-  jar: CookieState;
-  /** Names an operation wrote in this response. */
-  decided: Set<string>;
-}
-
-function ledgerOf(event: CookieEvent): Ledger {
-  let ledger = event.sharedMap.get(LEDGER) as Ledger | undefined;
+function ledgerOf(event: CookieEvent): ResponseCookies {
+  let ledger = event.sharedMap.get(LEDGER) as ResponseCookies | undefined;
   if (!ledger) {
-    ledger = { jar: new CookieState(event.request.headers.get("cookie")), decided: new Set() };
+    ledger = new ResponseCookies(event.request);
     event.sharedMap.set(LEDGER, ledger);
   }
   return ledger;
@@ -53,36 +42,16 @@ function setCookie(cookie: Cookie, { name, value, options }: SetCookie): void {
 
 /**
  * Writes `list` to the response and records it; returns what was written. A `read` that would
- * touch a cookie an operation already wrote in this response writes nothing at all: the
- * operation's cookies stand as a whole (a sign-out's deletion, a sign-in's chunks), even against a
- * read that began before it and ended after.
+ * touch a cookie an operation already wrote in this response writes nothing at all (see
+ * `ResponseCookies.admit`).
  */
 export function writeCookies(event: CookieEvent, list: SetCookie[], writer: CookieWriter): SetCookie[] {
-  if (list.length === 0) return list;
-  const ledger = ledgerOf(event);
-  if (writer === "read" && list.some(({ name }) => ledger.decided.has(name))) return [];
-  for (const cookie of list) {
-    setCookie(event.cookie, cookie);
-    if (writer === "operation") ledger.decided.add(cookie.name);
-  }
-  ledger.jar.apply(list);
-  return list;
+  const admitted = ledgerOf(event).admit(list, writer);
+  for (const cookie of admitted) setCookie(event.cookie, cookie);
+  return admitted;
 }
 
-/**
- * The request as the browser will send it next: the incoming one, with the cookies this response
- * sets in place of the ones it carried and without the ones it deletes. The incoming request
- * itself while nothing was written. Its body is not carried: the session reads and operations that
- * take it need only its URL and headers.
- */
+/** The request as the browser will send it next; the incoming request itself while nothing was written. */
 export function requestAsSent(event: CookieEvent): Request {
-  const ledger = event.sharedMap.get(LEDGER) as Ledger | undefined;
-  if (!ledger) return event.request;
-  const headers = new Headers(event.request.headers);
-  const cookie = ledger.jar.header();
-  if (cookie) headers.set("cookie", cookie);
-  else headers.delete("cookie");
-  headers.delete("content-type");
-  headers.delete("content-length");
-  return new Request(event.request.url, { headers });
+  return (event.sharedMap.get(LEDGER) as ResponseCookies | undefined)?.asSent(event.request) ?? event.request;
 }

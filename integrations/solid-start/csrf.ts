@@ -11,7 +11,7 @@ import { MissingCSRF } from "../../src/errors.js";
 import { trustedOrigin } from "../../src/router.js";
 import { runtimeOf } from "../../src/server/runtime.js";
 import type { AuthConfigInput } from "../../src/types.js";
-import { writeCookies, type AuthRequestEvent } from "./event.js";
+import { requestAsSent, writeCookies, type AuthRequestEvent } from "./event.js";
 
 async function csrfOf(request: Request, config: AuthConfigInput, submitted?: unknown) {
   const rt = await runtimeOf(request, config);
@@ -27,8 +27,9 @@ async function csrfOf(request: Request, config: AuthConfigInput, submitted?: unk
  * the response of `event`.
  */
 export async function csrfTokenFor(event: AuthRequestEvent, config: AuthConfigInput): Promise<string> {
-  const { csrf } = await csrfOf(event.request, config);
-  if (csrf.cookie) writeCookies(event, [csrf.cookie]);
+  // The cookie as this response leaves it, so two forms of one page carry the same token.
+  const { csrf } = await csrfOf(requestAsSent(event), config);
+  if (csrf.cookie) writeCookies(event, [csrf.cookie], "read");
   return csrf.token;
 }
 

@@ -26,10 +26,11 @@ import { signInAction, signOutAction, updateSessionAction, type AuthorizationPar
 import { guardRequest, signInRedirectUrl, storeUnavailableResponse } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
 import { readSession, type SessionRead } from "../../src/server/session.js";
+import { setCookiesOf } from "../../src/server/set-cookie.js";
 import type { AuthConfigInput, Session } from "../../src/types.js";
 import { toCoreConfig, type ReactiveAuthConfigInput } from "./config.js";
 import { assertSameSitePost, csrfTokenFor } from "./csrf.js";
-import { currentEvent, writeCookies, type AuthLocals, type AuthRequestEvent } from "./event.js";
+import { currentEvent, recordCookies, requestAsSent, writeCookies, type AuthLocals, type AuthRequestEvent } from "./event.js";
 
 export { DEFAULT_PREFIX, type ReactiveAuthConfig, type ReactiveAuthConfigInput } from "./config.js";
 export type { AuthLocals, AuthRequestEvent } from "./event.js";
@@ -37,8 +38,12 @@ export type { Session, User, JWT, DefaultSession } from "../../src/types.js";
 export { AuthError, CredentialsSignin, MissingCSRF } from "../../src/errors.js";
 export type { AuthorizationParams } from "../../src/server/actions.js";
 
-/** A route handler of the catch-all API route: a response, or `undefined` for a path outside `prefix`. */
-export type AuthRouteHandler = (event: { request: Request; clientAddress?: string }) => Promise<Response | undefined>;
+/**
+ * A route handler of the catch-all API route: a response, or `undefined` for a path outside
+ * `prefix`. Given SolidStart's event (with its `locals`), the rest of the request reads the session
+ * as the response leaves it.
+ */
+export type AuthRouteHandler = (event: { request: Request; clientAddress?: string; locals?: AuthRequestEvent["locals"] }) => Promise<Response | undefined>;
 
 /** Options of the sign-in action: the submitted form itself, or an object. */
 export type SignInOptions =
@@ -114,6 +119,11 @@ function requestOf(event: Pick<AuthRequestEvent, "request" | "clientAddress">): 
   return setClientAddress(event.request, event.clientAddress);
 }
 
+/** The request as the browser will send it next (this response's cookies applied), with the connection's address. */
+function sentRequestOf(event: AuthRequestEvent): Request {
+  return requestOf({ request: requestAsSent(event), clientAddress: event.clientAddress });
+}
+
 /** A path of this origin to come back to: the calling page (its `Referer`), else `/`. */
 function callingPage(request: Request): string {
   const referer = request.headers.get("referer");
@@ -178,18 +188,27 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
   const reads = new WeakMap<object, Promise<SessionRead>>();
 
   const handle: AuthRouteHandler = async (event) => {
-    const rt = await runtimeOf(event.request, core).catch(() => undefined);
+    const { request, clientAddress, locals } = event;
+    const rt = await runtimeOf(request, core).catch(() => undefined);
     // A config that does not resolve is answered by `Auth` itself (its typed error page).
     if (rt && !underPrefix(rt.basePath, new URL(event.request.url).pathname)) return undefined;
     // The body is detached: h3 on Node throws, uncaught, when its stream is cancelled (request-body.ts).
-    return Auth(requestOf({ request: withDetachedBody(event.request), clientAddress: event.clientAddress }), core);
+    const response = await Auth(requestOf({ request: withDetachedBody(request), clientAddress }), core);
+    if (locals) {
+      // Its cookies leave with the response; a session read later in this request must see them.
+      recordCookies({ request, locals }, setCookiesOf(response));
+      reads.delete(event);
+    }
+    return response;
   };
 
   function readOnce(event: AuthRequestEvent): Promise<SessionRead> {
     let read = reads.get(event);
     if (!read) {
-      read = readSession(event.request, core).then((result) => {
-        writeCookies(event, result.cookies);
+      // The request as this response leaves it: after a sign-out in the same request there is no
+      // session to read, and nothing to re-issue over the deletion.
+      read = readSession(requestAsSent(event), core).then((result) => {
+        writeCookies(event, result.cookies, "read");
         return result;
       });
       reads.set(event, read);
@@ -248,7 +267,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
 
   /** Writes the cookies, forgets the request's cached session, then redirects or returns the URL. */
   function finish(event: AuthRequestEvent, result: { url: string; cookies: SetCookie[] }, redirect: boolean): string {
-    writeCookies(event, result.cookies);
+    writeCookies(event, result.cookies, "operation");
     reads.delete(event);
     if (redirect) throw redirectResponse(result.url);
     return result.url;
@@ -259,7 +278,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     const { fields, redirectTo, redirect, csrfToken } = splitOptions(options);
     await assertSameSitePost(event.request, core, csrfToken);
     if (provider !== undefined && typeof provider !== "string") throw new InvalidProvider("signIn: `provider` must be a provider id.");
-    const result = await signInAction(requestOf(event), core, {
+    const result = await signInAction(sentRequestOf(event), core, {
       ...(provider ? { provider } : {}),
       fields,
       redirectTo: redirectTo ?? callingPage(event.request),
@@ -272,7 +291,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     const event = eventOf(undefined, "signOut()");
     const { redirectTo, redirect, csrfToken } = splitOptions(options as SignInOptions | undefined);
     await assertSameSitePost(event.request, core, csrfToken);
-    const result = await signOutAction(requestOf(event), core, { redirectTo: redirectTo ?? callingPage(event.request) });
+    const result = await signOutAction(sentRequestOf(event), core, { redirectTo: redirectTo ?? callingPage(event.request) });
     return finish(event, result, redirect);
   }
 
@@ -280,8 +299,8 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     const event = currentEvent();
     if (!event) return null;
     if (form !== undefined) await assertSameSitePost(event.request, core, splitOptions(form as SignInOptions).csrfToken);
-    const { session, cookies } = await updateSessionAction(requestOf(event), core, data);
-    writeCookies(event, cookies);
+    const { session, cookies } = await updateSessionAction(sentRequestOf(event), core, data);
+    writeCookies(event, cookies, "operation");
     reads.set(event, Promise.resolve({ session, cookies: [] }));
     return session;
   }
@@ -309,10 +328,10 @@ export async function getSession(req: Request | AuthRequestEvent, options: React
   const core: AuthConfigInput = toCoreConfig(options);
   const event = isEvent(req) ? req : currentEvent();
   const request = isEvent(req) ? req.request : req;
-  const { session, cookies } = await readSession(request, core);
   // Only into the response of this very request: another request's cookies are not this browser's.
-  if (event && (event.request === request || event.request.headers.get("cookie") === request.headers.get("cookie"))) {
-    writeCookies(event, cookies);
-  }
+  const served = event && (event.request === request || event.request.headers.get("cookie") === request.headers.get("cookie")) ? event : undefined;
+  // This request as its response leaves it (after a sign-out in it, no session).
+  const { session, cookies } = await readSession(served ? requestAsSent(served) : request, core);
+  if (served) writeCookies(served, cookies, "read");
   return session;
 }

@@ -5,7 +5,9 @@
  * catch-all API route, the middleware, the "use server" queries and actions, the SessionProvider),
  * then `vinxi build` and the built server. Chromium signs in with a password through the sign-in
  * action, sees the session on the server-rendered page and signs out (and again with JavaScript
- * off); the action's wrong passwords count against the browser's address; a cross-site POST to the
+ * off), and stays signed out after a sign-out action that reads the session again in the same
+ * request, with every read re-issuing the cookie; the action's wrong passwords count against the
+ * browser's address; a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
@@ -95,6 +97,23 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
     }
     // Five per name and client address: the sixth never reaches `authorize`.
     expect(thrown).toEqual([...Array<string>(5).fill("CredentialsSignin"), "RateLimited"]);
+  });
+
+  it("stays signed out after a sign-out action that reads the session again in the same request, though every read re-issues the cookie", async () => {
+    await open();
+    await page().getByLabel("Username").fill("ada");
+    await page().getByLabel("Password").fill("correct horse");
+    await submit("Sign in");
+    await expect.poll(heading).toBe("Signed in as Ada Lovelace");
+
+    // The action signs out, reads the session, and SolidStart renders the page's queries in the same answer.
+    await submit("End the session here");
+    await expect.poll(heading).toBe("Not signed in");
+    const cookies = await page().context().cookies(url());
+    expect(cookies.map((cookie) => cookie.name).filter((name) => name.startsWith("appauth.session-token"))).toEqual([]);
+    expect(await (await page().request.get("/api/auth/session")).json()).toBeNull();
+    await open();
+    expect(await heading()).toBe("Not signed in");
   });
 
   it("signs in and out with JavaScript off: the server actions' forms, posted by the browser", async () => {

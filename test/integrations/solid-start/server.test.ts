@@ -4,80 +4,19 @@
  * headers the page or server function sends. Sign-in and sign-out actions keep the CSRF check and
  * refuse other sites; cookies keep every attribute; the catch-all route honours `prefix`.
  */
-import { provideRequestEvent } from "solid-js/web/storage";
-import type { RequestEvent } from "solid-js/web";
 import { describe, expect, it } from "vitest";
-import ReactiveAuth, { CredentialsSignin, getSession, MissingCSRF, type AuthRequestEvent, type ReactiveAuthConfig } from "../../../integrations/solid-start/index.js";
+import ReactiveAuth, { CredentialsSignin, getSession, MissingCSRF, type ReactiveAuthConfig } from "../../../integrations/solid-start/index.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { RateLimited } from "../../../src/errors.js";
 import { Email } from "../../../src/providers/email.js";
 import { ADA, ADA_PASSWORD, ADA_USERNAME, ORIGIN, SESSION_COOKIE, testConfig } from "../../helpers/config.js";
 import { setCookiesOf } from "../../helpers/set-cookie.js";
+import { event, form, SAME_ORIGIN, serving, thrownBy, visitor, type Jar } from "./fixtures.js";
 
-const CSRF_COOKIE = "appauth.csrf-token";
 const THIRTY_DAYS = 30 * 24 * 60 * 60;
 
 function config(overrides: Partial<ReactiveAuthConfig> = {}): ReactiveAuthConfig {
   return testConfig(overrides as Parameters<typeof testConfig>[0]) as ReactiveAuthConfig;
-}
-
-/** A browser's cookie jar, fed by `Set-Cookie` headers. */
-class Jar {
-  readonly cookies = new Map<string, string>();
-  keep(headers: Headers): void {
-    for (const cookie of setCookiesOf(new Response(null, { headers }))) {
-      if (cookie.maxAge !== undefined && cookie.maxAge <= 0) this.cookies.delete(cookie.name);
-      else this.cookies.set(cookie.name, cookie.value);
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ");
-  }
-}
-
-/** A SolidStart request event for `path`: the request, empty locals, and the response's headers. */
-function event(
-  path: string,
-  init: { jar?: Jar; method?: string; headers?: Record<string, string>; form?: Record<string, string>; clientAddress?: string } = {},
-) {
-  const headers = new Headers(init.headers);
-  if (init.jar?.cookies.size) headers.set("cookie", init.jar.header());
-  let body: string | undefined;
-  if (init.form) {
-    headers.set("content-type", "application/x-www-form-urlencoded");
-    body = new URLSearchParams(init.form).toString();
-  }
-  const request = new Request(new URL(path, ORIGIN), { method: init.method ?? (body ? "POST" : "GET"), headers, ...(body ? { body } : {}) });
-  return { request, clientAddress: init.clientAddress, locals: {}, response: { headers: new Headers() } } satisfies AuthRequestEvent;
-}
-
-/** Runs `work` as SolidStart runs a server function: with `current` as the request event. */
-function serving<T>(current: AuthRequestEvent, work: () => Promise<T>): Promise<T> {
-  return provideRequestEvent(current as unknown as RequestEvent, work);
-}
-
-function form(fields: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [key, value] of Object.entries(fields)) data.append(key, value);
-  return data;
-}
-
-/** What a server function threw: the redirect `Response` SolidStart follows, or an error. */
-async function thrownBy(work: Promise<unknown>): Promise<unknown> {
-  return work.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-}
-
-/** A visitor who has loaded a page with a sign-in form: the CSRF cookie in the jar, the token in the form. */
-async function visitor(auth: ReturnType<typeof ReactiveAuth>): Promise<{ jar: Jar; token: string }> {
-  const jar = new Jar();
-  const page = event("/login");
-  const token = await serving(page, () => auth.csrfToken());
-  jar.keep(page.response.headers);
-  expect(jar.cookies.has(CSRF_COOKIE)).toBe(true);
-  return { jar, token };
 }
 
 /** A persistent cookie: its `Expires` is the session's end, 30 days away (a browser-session cookie has none). */
@@ -85,8 +24,6 @@ function expectThirtyDays(expires: Date | undefined): void {
   expect(expires).toBeInstanceOf(Date);
   expect(Math.abs(expires!.getTime() - (Date.now() + THIRTY_DAYS * 1000))).toBeLessThan(60_000);
 }
-
-const SAME_ORIGIN = { origin: ORIGIN, referer: `${ORIGIN}/login` };
 
 describe("ReactiveAuth's sign-in action", () => {
   it("signs in with the form's CSRF token: a redirect to redirectTo, and a persistent session cookie (Expires in 30 days)", async () => {

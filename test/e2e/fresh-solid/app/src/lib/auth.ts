@@ -1,9 +1,10 @@
-// The docs' src/lib/auth.ts with the password provider instead of GitHub (JWT sessions, no database).
+// The docs' src/lib/auth.ts with the password provider instead of GitHub (JWT sessions, no database),
+// and every read re-issuing the session cookie (updateAge 0), so a stale read after a sign-out shows.
 import ReactiveAuth from "appauth/solid-start";
 import Credentials from "appauth/providers/credentials";
 
 export const auth = ReactiveAuth({
-  session: { strategy: "jwt" },
+  session: { strategy: "jwt", updateAge: 0 },
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },

@@ -3,7 +3,7 @@
 import { createAsync } from "@solidjs/router";
 import { Show } from "solid-js";
 import { useSession } from "appauth/solid-start/client";
-import { getCsrf, getSession, signInAction, signOutAction } from "~/lib/server";
+import { getCsrf, getSession, signInAction, signOutAction, signOutInPlace } from "~/lib/server";
 
 export default function Home() {
   const session = createAsync(() => getSession(), { deferStream: true });
@@ -33,6 +33,10 @@ export default function Home() {
           <input type="hidden" name="csrfToken" value={csrf() ?? ""} />
           <input type="hidden" name="redirectTo" value="/" />
           <button type="submit">Sign out</button>
+        </form>
+        <form action={signOutInPlace} method="post">
+          <input type="hidden" name="csrfToken" value={csrf() ?? ""} />
+          <button type="submit">End the session here</button>
         </form>
       </Show>
     </main>
