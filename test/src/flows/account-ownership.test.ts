@@ -20,7 +20,7 @@ import type { TestClient } from "../../helpers/test-client.js";
 import { scratchSqlite, type ScratchDatabase } from "../adapters/servers.js";
 import { FROM, mailedLink } from "../email/fixtures.js";
 import { browser, oidcProvider, signInThroughOp, TWO_PROVIDER_CLIENT } from "../oauth/fixtures.js";
-import { spiedAdapter, type AdapterCalls } from "./spied-adapter.js";
+import { spiedAdapter, type AdapterCalls } from "../../helpers/spied-adapter.js";
 
 const ADA = "ada@example.com";
 const NOT_LINKED = "OAuthAccountNotLinked";

@@ -15,7 +15,7 @@ import { TestClient } from "../../helpers/test-client.js";
 import { FROM, mailedLink } from "../email/fixtures.js";
 import { oidcProvider, signInThroughOp, TWO_PROVIDER_CLIENT } from "../oauth/fixtures.js";
 import { PasskeyClient, passkeyConfig, redirectOf, softAuthenticator, type PasskeyConfig } from "../webauthn/fixtures.js";
-import { destructive, spiedAdapter, type AdapterCalls } from "./spied-adapter.js";
+import { destructive, spiedAdapter, type AdapterCalls } from "../../helpers/spied-adapter.js";
 
 const ADA = "ada@example.com";
 

@@ -19,6 +19,7 @@ import Nodemailer from "../../../src/providers/email.js";
 import type { Adapter, JWTDecodeParams } from "../../../src/types.js";
 import { BASE_URL, SESSION_COOKIE, testConfig, type TestConfig } from "../../helpers/config.js";
 import { TestClient } from "../../helpers/test-client.js";
+import { spiedAdapter } from "../../helpers/spied-adapter.js";
 import {
   deleteKeys,
   mysqlAvailability,
@@ -35,17 +36,7 @@ import {
 /** The real adapter, every method call recorded by name before it is passed on. */
 function spied(adapter: Adapter): { adapter: Adapter; calls: string[] } {
   const calls: string[] = [];
-  const proxy = new Proxy(adapter, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== "function" || typeof key !== "string") return value;
-      return (...args: unknown[]) => {
-        calls.push(key);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { adapter: proxy, calls };
+  return { adapter: spiedAdapter(adapter, calls), calls };
 }
 
 /** Cookie values as a browser would send them (percent-encoded where a byte needs it). */

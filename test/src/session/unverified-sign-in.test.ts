@@ -14,7 +14,7 @@ import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
 import { TestClient } from "../../helpers/test-client.js";
 import { FROM, mailedLink } from "../email/fixtures.js";
 import { oidcProvider, signInThroughOp, TWO_PROVIDER_CLIENT } from "../oauth/fixtures.js";
-import { spiedAdapter, type AdapterCalls } from "../flows/spied-adapter.js";
+import { spiedAdapter, type AdapterCalls } from "../../helpers/spied-adapter.js";
 
 let op: TestProvider;
 let smtp: TestSmtpServer;

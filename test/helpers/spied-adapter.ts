@@ -2,7 +2,7 @@
  * A real adapter watched: every method call goes through to it, and its name is recorded in order,
  * so a test can say which store operations a flow reached (a destructive one, say) without faking any.
  */
-import type { Adapter } from "../../../src/types.js";
+import type { Adapter } from "../../src/types.js";
 
 export type AdapterCalls = string[];
 
