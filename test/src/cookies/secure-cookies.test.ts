@@ -19,7 +19,7 @@ describe("secure cookies", () => {
   it("are used on an https URL: __Secure- names (__Host- for CSRF) and the Secure attribute", async () => {
     const client = new TestClient(testConfig(), "https://app.example/auth");
     const cookies = byName(await journeyCookies(client));
-    expect([...cookies.keys()].sort()).toEqual(["__Host-appauth.csrf-token", "__Secure-appauth.callback-url", "__Secure-appauth.session-token"]);
+    expect([...cookies.keys()].sort()).toEqual(["__Host-appauth.csrf-token", "__Secure-appauth.callback-url", "__Secure-appauth.device", "__Secure-appauth.session-token"]);
     for (const cookie of cookies.values()) {
       expect(cookie, cookie.name).toMatchObject({ secure: true, httpOnly: true, path: "/", sameSite: "Lax" });
     }
@@ -31,19 +31,19 @@ describe("secure cookies", () => {
   it("are used on http when useSecureCookies: true", async () => {
     const client = new TestClient(testConfig({ useSecureCookies: true }));
     const cookies = byName(await journeyCookies(client));
-    expect([...cookies.keys()].sort()).toEqual(["__Host-appauth.csrf-token", "__Secure-appauth.callback-url", "__Secure-appauth.session-token"]);
+    expect([...cookies.keys()].sort()).toEqual(["__Host-appauth.csrf-token", "__Secure-appauth.callback-url", "__Secure-appauth.device", "__Secure-appauth.session-token"]);
     expect([...cookies.values()].every((c) => c.secure)).toBe(true);
   });
 
   it("are not used on http by default: plain names, no Secure attribute", async () => {
     const cookies = byName(await journeyCookies(new TestClient(testConfig())));
-    expect([...cookies.keys()].sort()).toEqual(["appauth.callback-url", "appauth.csrf-token", "appauth.session-token"]);
+    expect([...cookies.keys()].sort()).toEqual(["appauth.callback-url", "appauth.csrf-token", "appauth.device", "appauth.session-token"]);
     expect([...cookies.values()].some((c) => c.secure)).toBe(false);
   });
 
   it("are turned off on https with useSecureCookies: false", async () => {
     const cookies = byName(await journeyCookies(new TestClient(testConfig({ useSecureCookies: false }), "https://app.example/auth")));
-    expect([...cookies.keys()].sort()).toEqual(["appauth.callback-url", "appauth.csrf-token", "appauth.session-token"]);
+    expect([...cookies.keys()].sort()).toEqual(["appauth.callback-url", "appauth.csrf-token", "appauth.device", "appauth.session-token"]);
   });
 
   it("follow X-Forwarded-Proto behind a trusted proxy", async () => {
