@@ -331,7 +331,8 @@ export type CookieName =
   | "state"
   | "nonce"
   | "webauthnChallenge"
-  | "pageHint";
+  | "pageHint"
+  | "device";
 
 export type CookiesOptions = Partial<Record<CookieName, Partial<CookieOption>>>;
 

@@ -270,7 +270,7 @@ const options = {
   // Partial: overriding one cookie must not require listing all eight.
   cookies: optional(
     partialRecord(
-      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge", "pageHint"],
+      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge", "pageHint", "device"],
       object({
         name: optional(matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "expected a valid cookie name")),
         options: optional(object({})),

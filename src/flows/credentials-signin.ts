@@ -16,7 +16,7 @@ import type { CredentialsConfig, SetCookie } from "../types.js";
 import { finishBeforeAnswering, requestOf, runFlow } from "./run.js";
 import { checkCredentials, clearCredentials, type CredentialsAttempt } from "../rate-limit/limiter.js";
 import { countedAttempt } from "../rate-limit/attempt.js";
-import { deviceCookieName, mintDeviceCookie, verifiedDevice } from "../rate-limit/device.js";
+import { mintDeviceCookie, verifiedDevice } from "../rate-limit/device.js";
 
 type AttemptFields = { providerId: string; credentials: Record<string, unknown> };
 
@@ -66,7 +66,7 @@ async function readAttempt(rt: Runtime, ctx: RequestContext, input: AttemptField
   const limiter = rt.rateLimit;
   if (counted.identifier === undefined || !limiter?.limits.credentials) return counted;
   const binding = { namespace: await limiter.namespace(), providerId: input.providerId, identifier: counted.identifier };
-  const device = await verifiedDevice(limiter.devices, binding, ctx.jar.get(deviceCookieName(ctx.secure)));
+  const device = await verifiedDevice(limiter.devices, binding, ctx.jar.get(ctx.cookies.device.name));
   return { identifier: counted.identifier, device, malformed: false };
 }
 
@@ -130,6 +130,6 @@ async function rememberDevice(rt: Runtime, ctx: RequestContext, providerId: stri
   const { identifier } = countedAttempt(provider, ctx.body);
   if (identifier === undefined) return;
   const binding = { namespace: await limiter.namespace(), providerId, identifier };
-  if (await verifiedDevice(limiter.devices, binding, ctx.jar.get(deviceCookieName(ctx.secure)))) return;
-  cookies.push(await mintDeviceCookie(limiter.devices, binding, { secure: ctx.secure }));
+  if (await verifiedDevice(limiter.devices, binding, ctx.jar.get(ctx.cookies.device.name))) return;
+  cookies.push(await mintDeviceCookie(limiter.devices, binding, ctx.cookies.device));
 }

@@ -7,16 +7,9 @@
  */
 import { toHex } from "../encoding.js";
 import { nodeCrypto } from "../jwt/native.js";
-import type { SetCookie } from "../types.js";
+import type { CookieOption, SetCookie } from "../types.js";
 
 const encoder = new TextEncoder();
-
-/** A year: the browser keeps its own budget as long as people keep using it. */
-const DEVICE_MAX_AGE = 365 * 24 * 60 * 60;
-
-export function deviceCookieName(secure: boolean): string {
-  return `${secure ? "__Secure-" : ""}appauth.device`;
-}
 
 /** What the MAC binds: the namespace (this application), the provider, the identifier, the device. */
 function bound(options: { namespace: string; providerId: string; identifier: string }, device: string): Uint8Array<ArrayBuffer> {
@@ -59,16 +52,12 @@ function sameMac(a: string, b: string): boolean {
 
 type Binding = { namespace: string; providerId: string; identifier: string };
 
-/** A new device cookie for a browser that just signed in as `identifier`. */
-export async function mintDeviceCookie(keys: DeviceKeys, binding: Binding, options: { secure: boolean }): Promise<SetCookie> {
+/** A new device cookie (`cookie`: the configuration's, from `cookies.device`) for a browser that just signed in as `identifier`. */
+export async function mintDeviceCookie(keys: DeviceKeys, binding: Binding, cookie: CookieOption): Promise<SetCookie> {
   // 122 random bits; Node serves them from a pool, where 16 fresh bytes would be a job of their own.
   const device = crypto.randomUUID().replaceAll("-", "");
   const mac = await keys.mac(bound(binding, device), 0);
-  return {
-    name: deviceCookieName(options.secure),
-    value: `${device}.${mac}`,
-    options: { httpOnly: true, sameSite: "lax", path: "/", secure: options.secure, maxAge: DEVICE_MAX_AGE },
-  };
+  return { name: cookie.name, value: `${device}.${mac}`, options: cookie.options };
 }
 
 /** The device a cookie names, when it was minted by this application for this identifier; else none. */
