@@ -29,6 +29,7 @@ import { readSession, type SessionRead } from "../../src/server/session.js";
 import { setCookiesOf } from "../../src/server/set-cookie.js";
 import type { AuthConfigInput, Session } from "../../src/types.js";
 import { toCoreConfig, type ReactiveAuthConfigInput } from "./config.js";
+import { tracelessly } from "./client-error.js";
 import { assertSameSitePost, csrfTokenFor } from "./csrf.js";
 import { currentEvent, recordCookies, requestAsSent, writeCookies, type AuthLocals, type AuthRequestEvent } from "./event.js";
 
@@ -92,7 +93,8 @@ export interface ReactiveAuthResult {
    * cookie and refusing other sites' posts. Without `provider`, and for passkeys: the sign-in
    * page. Redirects (throws a redirect `Response`) to the provider, the check-your-email page or
    * `redirectTo` (default: the calling page); with `redirect: false` returns that URL. Throws the
-   * `AuthError` of a failed sign-in (`CredentialsSignin` with its `code`, `MissingCSRF`).
+   * `AuthError` of a failed sign-in (`CredentialsSignin` with its `code`, `RateLimited` with its
+   * `retryAfter`, `MissingCSRF`), without a stack: SolidStart sends it to the browser as it is.
    */
   signIn(provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams): Promise<string>;
   /** Signs out from a `"use server"` action, with the same checks; redirects to `redirectTo` (default: the calling page). */
@@ -309,7 +311,18 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     return csrfTokenFor(eventOf(undefined, "csrfToken()"), core);
   }
 
-  return { GET: handle, POST: handle, auth, middleware, requireSession, signIn, signOut, update, csrfToken };
+  // What these throw is serialized into the server function's answer: no stack goes with it.
+  return {
+    GET: handle,
+    POST: handle,
+    auth,
+    middleware,
+    requireSession: (path) => tracelessly(core, () => requireSession(path)),
+    signIn: (provider, options, authorizationParams) => tracelessly(core, () => signIn(provider, options, authorizationParams)),
+    signOut: (options) => tracelessly(core, () => signOut(options)),
+    update: (data, form) => tracelessly(core, () => update(data, form)),
+    csrfToken: () => tracelessly(core, csrfToken),
+  };
 }
 
 export { ReactiveAuth };
