@@ -25,6 +25,7 @@ import {
 } from "@builder.io/qwik-city";
 import type { Session } from "../../src/types.js";
 import type { ResumableAuthConfig } from "./env.js";
+import { signInFailure } from "./failure.js";
 import type { AuthRequestEvent, GetSessionResult, Navigation } from "./server.js";
 
 export type { GetSessionResult, SignInInput } from "./server.js";
@@ -38,13 +39,17 @@ const server = () => import("./server.js");
 /** The app's configuration function as `ResumableAuth$` receives it, once the optimizer made it a QRL. */
 export type ResumableAuthConfigQrl = QRL<(event: RequestEvent) => ResumableAuthConfig | Promise<ResumableAuthConfig>>;
 
-/** An action's failure, as the spec shapes it; `error` and `code` name the library's error (`CredentialsSignin`, `credentials`). */
+/**
+ * An action's failure, as the spec shapes it; `error` and `code` name the library's error
+ * (`CredentialsSignin`, `credentials`); a refused attempt (`RateLimited`) has `retryAfter`, seconds.
+ */
 export interface ActionFailure<Field extends string> {
   failed: true;
   fieldErrors: Partial<Record<Field, string[]>>;
   formErrors: string[];
   error?: string;
   code?: string;
+  retryAfter?: number;
 }
 
 /** An action that went through: `failed`, `fieldErrors` and `formErrors` are all absent. */
@@ -86,19 +91,11 @@ function navigate(event: RequestEventAction, to: Navigation, dataRequest: boolea
   event.headers.set("location", to.url);
 }
 
-/** A failure as the spec shapes it: `failed: true`, `formErrors`, `fieldErrors`, plus the error's type and code. */
+/** A failure as the spec shapes it: `failed: true`, `formErrors`, `fieldErrors`, plus the error's type, code and wait. */
 function failure(event: RequestEventAction, error: unknown) {
-  const type = (error as { type?: unknown } | null)?.type;
-  if (typeof type !== "string") throw error;
-  const code = (error as { code?: unknown }).code;
-  const message =
-    type === "CredentialsSignin" ? "Wrong username or password." : type === "InvalidProvider" ? "There is no such sign-in method." : "Sign-in failed.";
-  return event.fail(type === "Configuration" ? 500 : 400, {
-    formErrors: [message],
-    fieldErrors: {} as Record<string, string[] | undefined>,
-    error: type,
-    ...(typeof code === "string" ? { code } : {}),
-  });
+  const failed = signInFailure(error);
+  if (!failed) throw error;
+  return event.fail(failed.status, failed.value);
 }
 
 /**

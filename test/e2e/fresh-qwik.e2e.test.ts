@@ -127,7 +127,7 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
       await page().getByLabel("Password").fill(`guess ${attempt}`);
       expect(await submit("Sign in")).toBe(400);
       // Five per name and client address: the sixth never reaches `authorize`.
-      await expect.poll(alert).toBe(attempt <= 5 ? "Wrong username or password." : "Sign-in failed.");
+      await expect.poll(alert).toBe(attempt <= 5 ? "Wrong username or password." : "Too many attempts. Please try again in 15 minutes.");
     }
   });
 

@@ -12,6 +12,7 @@ import { configOf, handleAuthRoute, navigationTo, registerConfig, sessionOf, sig
 import { Email } from "../../../src/providers/email.js";
 import { RateLimited } from "../../../src/errors.js";
 import type { ResumableAuthConfig } from "../../../integrations/qwik/env.js";
+import { signInFailure } from "../../../integrations/qwik/failure.js";
 
 interface Written {
   value: string;
@@ -177,5 +178,34 @@ describe("sign-in from a Qwik action, per client address", () => {
     const { config, sent } = linkConfig({ rateLimit: { trustProxy: true } });
     for (let n = 0; n < 25; n++) await askForLink(config, n, { ip: "10.0.0.2", headers: { "x-forwarded-for": `198.51.100.${n + 1}` } });
     expect(sent).toHaveLength(25);
+  });
+});
+
+describe("what a failed Qwik sign-in action gives the form", () => {
+  /** `useSignIn` posting a password for `username` from `ip`; what it threw. */
+  async function attempt(config: ResumableAuthConfig, password: string, ip = "203.0.113.8"): Promise<unknown> {
+    const { event } = eventFor("http://localhost/login?qaction=signin", { method: "POST", ip });
+    registerConfig(event, async () => config);
+    return signIn(event, { providerId: "credentials", username: "demo", password }).catch((error: unknown) => error);
+  }
+
+  it("says a wrong password is one, with its type and code", async () => {
+    const failed = signInFailure(await attempt(credentialsConfig({ secret: SECRET }), "wrong"));
+    expect(failed).toEqual({ status: 400, value: { formErrors: ["Wrong username or password."], fieldErrors: {}, error: "CredentialsSignin", code: "credentials" } });
+  });
+
+  it("says a refused attempt is too many, with the type RateLimited and the seconds to wait as a number", async () => {
+    const config = credentialsConfig({ secret: SECRET, rateLimit: { credentials: { perClient: 1, window: 600 } } });
+    await attempt(config, "wrong");
+    const failed = signInFailure(await attempt(config, "wrong"));
+    expect(failed?.value).toMatchObject({ error: "RateLimited", formErrors: ["Too many attempts. Please try again in 10 minutes."] });
+    const { retryAfter } = failed!.value;
+    expect(typeof retryAfter).toBe("number");
+    expect(retryAfter).toBeGreaterThan(590);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+  });
+
+  it("leaves an error that is not the library's to be thrown again", () => {
+    expect(signInFailure(new Error("disk full"))).toBeNull();
   });
 });
