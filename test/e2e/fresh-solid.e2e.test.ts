@@ -7,7 +7,7 @@
  * action, sees the session on the server-rendered page and signs out (and again with JavaScript
  * off), and stays signed out after a sign-out action that reads the session again in the same
  * request, with every read re-issuing the cookie; the action's wrong passwords count against the
- * browser's address; a cross-site POST to the
+ * browser's address, and their errors reach the browser without a stack trace; a cross-site POST to the
  * library's credentials route is refused by the library's own CSRF check.
  */
 import { fileURLToPath } from "node:url";
@@ -87,16 +87,22 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
   it("counts the action's wrong passwords by the visitor's connection (the event's clientAddress): the sixth for one name is refused unchecked", async () => {
     await open();
     const thrown: string[] = [];
+    const bodies: string[] = [];
     for (let attempt = 1; attempt <= 6; attempt++) {
       await page().getByLabel("Username").fill("grace");
       await page().getByLabel("Password").fill(`guess ${attempt}`);
       const answered = page().waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/_server"));
       await page().getByRole("button", { name: "Sign in" }).click();
-      // SolidStart names what a server function threw in X-Error.
-      thrown.push(/\((\w+)\)/.exec((await answered).headers()["x-error"] ?? "")?.[1] ?? "nothing");
+      // SolidStart names what a server function threw in X-Error, and serializes the error into the body.
+      const answer = await answered;
+      thrown.push(/\((\w+)\)/.exec(answer.headers()["x-error"] ?? "")?.[1] ?? "nothing");
+      bodies.push(await answer.text());
     }
     // Five per name and client address: the sixth never reaches `authorize`.
     expect(thrown).toEqual([...Array<string>(5).fill("CredentialsSignin"), "RateLimited"]);
+    // Bad input never yields a stack trace: the errors went to the browser without their frames.
+    expect(bodies.filter((body) => body.includes("    at "))).toEqual([]);
+    expect(bodies.every((body) => body.includes("CredentialsSignin") || body.includes("RateLimited"))).toBe(true);
   });
 
   it("stays signed out after a sign-out action that reads the session again in the same request, though every read re-issues the cookie", async () => {
