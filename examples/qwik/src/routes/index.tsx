@@ -34,7 +34,7 @@ export default component$(() => {
           <p class="muted">Demo account: demo / demo</p>
           {failure?.failed && failure.formErrors.length > 0 && (
             <p id="password-error" class="error" role="alert">
-              {failure.formErrors.join(" ")} ({failure.code ?? failure.error})
+              {failure.formErrors.join(" ")} ({failure.error === "RateLimited" ? failure.error : (failure.code ?? failure.error)})
             </p>
           )}
           {failure?.failed && Object.keys(failure.fieldErrors).length > 0 && (
