@@ -16,7 +16,8 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
-import { describeBehindProxy, renderedForm, submitForm, type Guess } from "./fresh-next/behind-proxy.js";
+import { describeBehindProxy, type Guess } from "./fresh-next/behind-proxy.js";
+import { renderedForm, submitForm } from "./fresh-next/visitor-http.js";
 import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript, type ServerCommand } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `qwik build`, on two busy cores. */
