@@ -1,11 +1,10 @@
 /**
  * The client address behind a reverse proxy, over real HTTP. Visitors connect from distinct
- * loopback addresses (127.0.x.y) to a tiny proxy that appends the address it saw to
- * X-Forwarded-For, as nginx's `$proxy_add_x_forwarded_for` does; the proxy reaches the app through
- * the Node bridge, so the app's socket address is always the proxy's.
+ * loopback addresses (127.0.x.y) to a tiny proxy (test/helpers/reverse-proxy.ts) that appends the
+ * address it saw to X-Forwarded-For; the proxy reaches the app through the Node bridge, so the
+ * app's socket address is always the proxy's.
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { toNodeListener } from "../../demo/node-http.js";
 import { MemoryAdapter } from "../../src/adapters/memory/index.js";
@@ -14,30 +13,11 @@ import { Email } from "../../src/providers/email.js";
 import type { AuthConfig } from "../../src/types.js";
 import { recordingLogger, testConfig, type TestConfig } from "../helpers/config.js";
 import { rawRequest, type RawAnswer, type RawRequest } from "../helpers/raw-http.js";
+import { listen, reverseProxy, visitor } from "../helpers/reverse-proxy.js";
 
 /** One HTTP exchange from the local address `from`. */
 const send = (port: number, from: string, options: Omit<RawRequest, "from" | "host">): Promise<RawAnswer> =>
   rawRequest(port, { ...options, from, host: "127.0.0.1" });
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-/** A reverse proxy to `appPort` that appends the address each request came from to X-Forwarded-For. */
-function reverseProxy(appPort: number): Server {
-  return createServer((req, res) => {
-    const seen = req.socket.remoteAddress!;
-    const before = req.headers["x-forwarded-for"];
-    const headers = { ...req.headers, "x-forwarded-for": before ? `${String(before)}, ${seen}` : seen };
-    const upstream = httpRequest({ host: "127.0.0.1", port: appPort, method: req.method, path: req.url, headers, agent: false }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on("error", () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-}
 
 const servers: Server[] = [];
 
@@ -60,9 +40,6 @@ async function behindProxies(config: AuthConfig, proxies = 1): Promise<{ port: n
 }
 
 const behindProxy = async (config: AuthConfig): Promise<number> => (await behindProxies(config)).port;
-
-/** The loopback address of visitor `n` (0 ≤ n < 62,500). */
-const visitor = (n: number) => `127.0.${1 + Math.floor(n / 250)}.${1 + (n % 250)}`;
 
 /** A POST every request ceiling counts: without a CSRF token it is refused with 400, past the ceiling with 429. */
 const post = (port: number, from: string) => send(port, from, { method: "POST", path: "/auth/session", headers: { "content-type": "application/json" }, body: "{}" });

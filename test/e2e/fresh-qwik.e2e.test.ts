@@ -8,16 +8,28 @@
  * off: the forms posted by the browser), and stays signed out after a sign-out that leaves for one
  * of the library's pages, with every read re-issuing the cookie; the action's wrong passwords count
  * against the browser's address (Qwik's `clientConn.ip`); a cross-site POST to the
- * library's credentials route is refused by the library's own CSRF check.
+ * library's credentials route is refused by the library's own CSRF check. Behind a loopback reverse
+ * proxy, with `trustProxy: 1` (a second server of the same build, TRUST_PROXY=1), plain HTTP from
+ * distinct loopback addresses shows each visitor counted by the address the proxy saw, through the
+ * credentials route and through the action, and one who goes around the proxy by their connection.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
-import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript } from "./fresh-next/harness.js";
+import { describeBehindProxy, type Guess } from "./fresh-next/behind-proxy.js";
+import { renderedForm, submitForm } from "./fresh-next/visitor-http.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript, type ServerCommand } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `qwik build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the fresh Qwik City app e2e tests");
+const server: ServerCommand = {
+  name: "the Qwik City server",
+  args: () => ["server/entry.node-server.js"],
+  env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+  ready: "/auth/providers",
+  portVariable: "PORT",
+};
 
 describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwik City app", BROWSER_SUITE, () => {
   const suite = servedInBrowser(
@@ -48,13 +60,7 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
             eslint: "9.32.0",
           },
         },
-        {
-          name: "the Qwik City server",
-          args: () => ["server/entry.node-server.js"],
-          env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-          ready: "/auth/providers",
-          portVariable: "PORT",
-        },
+        server,
       ),
     SETUP_TIMEOUT,
   );
@@ -143,5 +149,25 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
     const answer = await crossSiteSignIn(url(), "/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
     expect(answer).toMatchObject({ error: "MissingCSRF", sessionCookies: [] });
     expect(answer.status).toBeLessThan(500);
+  });
+
+  /**
+   * A wrong password through the page's sign-in `<Form>`, posted as a browser without JavaScript
+   * posts it (the action's `?qaction=` address from the rendered page): the alert the page then shows.
+   */
+  const actionGuess: Guess<string> = async (username, visit, attempt) => {
+    const form = await renderedForm(visit, "/", /qaction=/);
+    const answer = await submitForm(visit, form, { username, password: `guess ${attempt}` });
+    const alert = /<p\b[^>]*role="alert"[^>]*>([\s\S]*?)<\/p>/.exec(answer.body)?.[1];
+    if (alert === undefined) throw new Error(`no alert in the action's answer (${answer.status}): ${answer.body.slice(0, 500)}`);
+    return alert.replace(/<!--[\s\S]*?-->/g, "");
+  };
+
+  describeBehindProxy({
+    app: () => suite.served().app,
+    server,
+    basePath: "/auth",
+    platformAddress: "Qwik's clientConn.ip",
+    action: { guess: actionGuess, checked: "Wrong username or password.", refused: "Sign-in failed." },
   });
 });

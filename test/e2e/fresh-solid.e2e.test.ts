@@ -8,16 +8,28 @@
  * off), and stays signed out after a sign-out action that reads the session again in the same
  * request, with every read re-issuing the cookie; the action's wrong passwords count against the
  * browser's address, and their errors reach the browser without a stack trace; a cross-site POST to the
- * library's credentials route is refused by the library's own CSRF check.
+ * library's credentials route is refused by the library's own CSRF check. Behind a loopback reverse
+ * proxy, with `trustProxy: 1` (a second server of the same build, TRUST_PROXY=1), plain HTTP from
+ * distinct loopback addresses shows each visitor counted by the address the proxy saw, through the
+ * credentials route and through the sign-in action, and one who goes around the proxy by their connection.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
-import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript } from "./fresh-next/harness.js";
+import { describeBehindProxy, type Guess } from "./fresh-next/behind-proxy.js";
+import { renderedForm, submitForm } from "./fresh-next/visitor-http.js";
+import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript, type ServerCommand } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `vinxi build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the fresh SolidStart app e2e tests");
+const server: ServerCommand = {
+  name: "the SolidStart server",
+  args: () => [".output/server/index.mjs"],
+  env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
+  ready: "/api/auth/providers",
+  portVariable: "PORT",
+};
 
 describe.runIf(hasChromium)("appauth installed from its package into a fresh SolidStart app", BROWSER_SUITE, () => {
   const suite = servedInBrowser(
@@ -32,13 +44,7 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
           dependencies: { "@solidjs/start": "1.3.2", "@solidjs/router": "0.15.4", "solid-js": "1.9.19", vinxi: "0.5.11" },
           devDependencies: {},
         },
-        {
-          name: "the SolidStart server",
-          args: () => [".output/server/index.mjs"],
-          env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-          ready: "/api/auth/providers",
-          portVariable: "PORT",
-        },
+        server,
       ),
     SETUP_TIMEOUT,
   );
@@ -134,5 +140,26 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
     const answer = await crossSiteSignIn(url(), "/api/auth", "username=ada&password=correct+horse&callbackUrl=%2F");
     expect(answer).toMatchObject({ error: "MissingCSRF", sessionCookies: [] });
     expect(answer.status).toBeLessThan(500);
+  });
+
+  /**
+   * A wrong password through the page's sign-in action, called as the page's script calls it: the
+   * rendered form's address and fields (its CSRF token) with SolidStart's X-Server-Instance header;
+   * what the action threw, named in X-Error.
+   */
+  const actionGuess: Guess<string> = async (username, visit, attempt) => {
+    const form = await renderedForm(visit, "/", /\/_server/);
+    const answer = await submitForm(visit, form, { username, password: `guess ${attempt}` }, { "x-server-instance": "server-fn:0" });
+    const thrown = /\((\w+)\)/.exec(String(answer.headers["x-error"] ?? ""))?.[1];
+    if (thrown === undefined) throw new Error(`the action threw nothing known (${answer.status}): ${String(answer.headers["x-error"])}`);
+    return thrown;
+  };
+
+  describeBehindProxy({
+    app: () => suite.served().app,
+    server,
+    basePath: "/api/auth",
+    platformAddress: "the event's clientAddress",
+    action: { guess: actionGuess, checked: "CredentialsSignin", refused: "RateLimited" },
   });
 });

@@ -13,5 +13,9 @@ const config = {
     }),
   ],
 }; // one object: appauth prepares a config once
+// Not in the README: the same app behind one reverse proxy (the proxy tests start a server with TRUST_PROXY=1).
+const behindProxy = { ...config, rateLimit: { trustProxy: 1 } };
 
-export const { onRequest, useSession, useSignIn, useSignOut, useUpdateSession } = ResumableAuth$(() => config); // AUTH_SECRET from `event.env`
+export const { onRequest, useSession, useSignIn, useSignOut, useUpdateSession } = ResumableAuth$((event) =>
+  event.env.get("TRUST_PROXY") === "1" ? behindProxy : config,
+); // AUTH_SECRET from `event.env`

@@ -4,6 +4,8 @@ import ReactiveAuth from "appauth/solid-start";
 import Credentials from "appauth/providers/credentials";
 
 export const auth = ReactiveAuth({
+  // Not in the docs: the same app behind one reverse proxy (the proxy tests start a server with TRUST_PROXY=1).
+  ...(process.env.TRUST_PROXY === "1" ? { rateLimit: { trustProxy: 1 } } : {}),
   session: { strategy: "jwt", updateAge: 0 },
   providers: [
     Credentials({
