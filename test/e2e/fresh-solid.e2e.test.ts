@@ -115,8 +115,17 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Sol
     await open();
     await page().getByLabel("Username").fill("ada");
     await page().getByLabel("Password").fill("correct horse");
+    const sessionReads = new Set<unknown>();
+    page().on("request", (request) => void (new URL(request.url()).pathname === "/api/auth/session" && sessionReads.add(request)));
+    page().on("requestfinished", (request) => void sessionReads.delete(request));
+    page().on("requestfailed", (request) => void sessionReads.delete(request));
     await submit("Sign in");
     await expect.poll(heading).toBe("Signed in as Ada Lovelace");
+    // The client's own session fetch after the sign-in must have landed first: a read still in flight
+    // when the sign-out answers carries a re-issued JWT (every read re-issues here), and a JWT cannot be
+    // revoked, so the browser would take it back. That is not the same-request case this test is about.
+    await expect.poll(clientStatus).toBe("authenticated");
+    await expect.poll(() => sessionReads.size).toBe(0);
 
     // The action signs out, reads the session, and SolidStart renders the page's queries in the same answer.
     await submit("End the session here");
