@@ -20,25 +20,32 @@ import { mintDeviceCookie, verifiedDevice } from "../rate-limit/device.js";
 
 type AttemptFields = { providerId: string; credentials: Record<string, unknown> };
 
+type ReadAttempt = CredentialsAttempt & { malformed: boolean };
+
+/**
+ * One reading of an attempt per request: the check, the authorize step, the clear and the device
+ * cookie agree on it. Keyed by the request's context, so it lives exactly as long as the request.
+ */
+const attempts = new WeakMap<RequestContext, Promise<ReadAttempt>>();
+
+function attemptOf(rt: Runtime, ctx: RequestContext, input: AttemptFields): Promise<ReadAttempt> {
+  let attempt = attempts.get(ctx);
+  if (!attempt) attempts.set(ctx, (attempt = readAttempt(rt, ctx, input)));
+  return attempt;
+}
+
 export function bindCredentialsSignIn(rt: Runtime) {
   const providerOf = (id: string) => rt.providerById.get(id) as CredentialsConfig;
-  // One reading of an attempt per request: the check, the authorize step and the clear agree on it.
-  const attempts = new WeakMap<RequestContext, Promise<CredentialsAttempt & { malformed: boolean }>>();
-  const attemptOf = (ctx: RequestContext, input: AttemptFields) => {
-    let attempt = attempts.get(ctx);
-    if (!attempt) attempts.set(ctx, (attempt = readAttempt(rt, ctx, input)));
-    return attempt;
-  };
   return credentialsSignInMachine.provide({
     actors: {
       checkAttempt: fromEffect(async ({ input, system }) => {
         const ctx = requestOf(system);
-        return checkCredentials(rt.rateLimit, ctx.request, input.providerId, await attemptOf(ctx, input));
+        return checkCredentials(rt.rateLimit, ctx.request, input.providerId, await attemptOf(rt, ctx, input));
       }),
       authorize: fromEffect(async ({ input, system }) => {
         const ctx = requestOf(system);
         // Only single strings reach `authorize`, and only with the identifier the limiter counted.
-        if ((await attemptOf(ctx, input)).malformed) return null;
+        if ((await attemptOf(rt, ctx, input)).malformed) return null;
         const user = (await providerOf(input.providerId).authorize(input.credentials, ctx.request)) ?? null;
         if (user) await requireStoredUser(rt, user.id);
         return user;
@@ -50,7 +57,7 @@ export function bindCredentialsSignIn(rt: Runtime) {
       clearFailures: ({ context, self }) => {
         if (!rt.rateLimit) return;
         const ctx = requestOf(self.system);
-        const cleared = attemptOf(ctx, context).then((attempt) =>
+        const cleared = attemptOf(rt, ctx, context).then((attempt) =>
           clearCredentials(rt.rateLimit, ctx.request, { ...attempt, providerId: context.providerId }, rt.logger),
         );
         finishBeforeAnswering(rt, self, cleared);
@@ -60,7 +67,7 @@ export function bindCredentialsSignIn(rt: Runtime) {
 }
 
 /** The attempt as counted, with the device a valid device cookie names. */
-async function readAttempt(rt: Runtime, ctx: RequestContext, input: AttemptFields): Promise<CredentialsAttempt & { malformed: boolean }> {
+async function readAttempt(rt: Runtime, ctx: RequestContext, input: AttemptFields): Promise<ReadAttempt> {
   const provider = rt.providerById.get(input.providerId) as CredentialsConfig;
   const counted = countedAttempt(provider, input.credentials, (name) => (ctx.form?.getAll(name).length ?? 0) > 1);
   const limiter = rt.rateLimit;
@@ -108,7 +115,7 @@ export async function handleCredentialsCallback(
     request: requestFacts(ctx),
   };
   const output = await runFlow(rt, machine, input, ctx);
-  if (output.outcome === "signedIn") await rememberDevice(rt, ctx, providerId, output.cookies);
+  if (output.outcome === "signedIn") await rememberDevice(rt, ctx, { providerId, credentials }, output.cookies);
   const answer = signInAnswer(ctx, output);
   if ("plan" in answer) return answer.plan;
   if (!(answer.error instanceof CredentialsSignin)) return answer;
@@ -121,15 +128,13 @@ export async function handleCredentialsCallback(
 
 /**
  * A browser that signed in keeps a budget of its own for that identifier from now on: a device
- * cookie, minted unless it holds a valid one for the identifier already.
+ * cookie, minted unless it holds a valid one for the identifier already (the attempt's reading found it).
  */
-async function rememberDevice(rt: Runtime, ctx: RequestContext, providerId: string, cookies: SetCookie[]): Promise<void> {
+async function rememberDevice(rt: Runtime, ctx: RequestContext, input: AttemptFields, cookies: SetCookie[]): Promise<void> {
   const limiter = rt.rateLimit;
   if (!limiter?.limits.credentials) return;
-  const provider = rt.providerById.get(providerId) as CredentialsConfig;
-  const { identifier } = countedAttempt(provider, ctx.body);
-  if (identifier === undefined) return;
-  const binding = { namespace: await limiter.namespace(), providerId, identifier };
-  if (await verifiedDevice(limiter.devices, binding, ctx.jar.get(ctx.cookies.device.name))) return;
+  const attempt = await attemptOf(rt, ctx, input);
+  if (attempt.identifier === undefined || attempt.device !== undefined) return;
+  const binding = { namespace: await limiter.namespace(), providerId: input.providerId, identifier: attempt.identifier };
   cookies.push(await mintDeviceCookie(limiter.devices, binding, ctx.cookies.device));
 }

@@ -53,11 +53,13 @@ function sameMac(a: string, b: string): boolean {
 type Binding = { namespace: string; providerId: string; identifier: string };
 
 /** A new device cookie (`cookie`: the configuration's, from `cookies.device`) for a browser that just signed in as `identifier`. */
-export async function mintDeviceCookie(keys: DeviceKeys, binding: Binding, cookie: CookieOption): Promise<SetCookie> {
+export function mintDeviceCookie(keys: DeviceKeys, binding: Binding, cookie: CookieOption): SetCookie | Promise<SetCookie> {
   // 122 random bits; Node serves them from a pool, where 16 fresh bytes would be a job of their own.
   const device = crypto.randomUUID().replaceAll("-", "");
-  const mac = await keys.mac(bound(binding, device), 0);
-  return { name: cookie.name, value: `${device}.${mac}`, options: cookie.options };
+  const mac = keys.mac(bound(binding, device), 0);
+  // Synchronous where the MAC is (Node): a sign-in mints one for every browser that has none.
+  const made = (value: string): SetCookie => ({ name: cookie.name, value: `${device}.${value}`, options: cookie.options });
+  return typeof mac === "string" ? made(mac) : mac.then(made);
 }
 
 /** The device a cookie names, when it was minted by this application for this identifier; else none. */
