@@ -168,6 +168,6 @@ describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwi
     server,
     basePath: "/auth",
     platformAddress: "Qwik's clientConn.ip",
-    action: { guess: actionGuess, checked: "Wrong username or password.", refused: "Sign-in failed." },
+    action: { guess: actionGuess, checked: "Wrong username or password.", refused: "Too many attempts. Please try again in 15 minutes." },
   });
 });
