@@ -23,7 +23,7 @@
  * `completionStep`, `completionGuards` and `completionActions` below are the parent's side of it.
  */
 import { assign, setup } from "xstate";
-import type { Account, AdapterUser, DetachedCredentials, Profile, ProviderType, User } from "../src/types.js";
+import type { Account, AdapterUser, ClaimedUser, DetachedCredentials, Profile, ProviderType, User } from "../src/types.js";
 import { effect, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 
 export interface SignInCompletionInput {
@@ -74,8 +74,6 @@ export type SignInCompletionOutput =
   | { outcome: "refused"; failure: FlowFailure; events: CompletionEvent[] };
 
 type SignInResult = boolean | string;
-/** A claimed user (address verified) and what was detached from them. */
-type ClaimedUser = { user: AdapterUser } & DetachedCredentials;
 
 export const signInCompletionMachine = setup({
   types: {

@@ -433,6 +433,11 @@ export interface DetachedCredentials {
   sessions: number;
 }
 
+/** A user claimed by the person who proved its address, and what was detached from it. */
+export interface ClaimedUser extends DetachedCredentials {
+  user: AdapterUser;
+}
+
 export interface EventCallbacks {
   signIn?: (message: {
     user: User;

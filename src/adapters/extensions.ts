@@ -2,7 +2,9 @@
  * What every appauth adapter offers beyond the spec's 19-method contract. The extensions are optional:
  * the core uses one when an adapter has it and falls back to the plain contract otherwise.
  */
-import type { Adapter, AdapterAccount, AdapterUser, DetachedCredentials } from "../types.js";
+import type { Adapter, AdapterAccount, AdapterUser, ClaimedUser } from "../types.js";
+
+export type { ClaimedUser } from "../types.js";
 
 /** An account about to be linked to a user that does not exist yet: its `userId` is filled in. */
 // (Omit<> would drop the named keys: AdapterAccount has an index signature.)
@@ -58,11 +60,6 @@ export interface ExtendedAdapter extends Adapter {
    * already (someone claimed it first). Without it the core refuses such a proof rather than delete.
    */
   claimUnverifiedUser?(userId: string, verifiedAt: Date): Promise<ClaimedUser | null>;
-}
-
-/** A user claimed by the person who proved their address, and what was detached from them. */
-export interface ClaimedUser extends DetachedCredentials {
-  user: AdapterUser;
 }
 
 /** The fields of an account to change; `null` clears a field. */

@@ -88,7 +88,10 @@ function parseAddress(raw: string): Parsed | undefined {
  */
 export function clientKey(raw: string): string | undefined {
   const parsed = parseAddress(raw);
-  if (!parsed) return undefined;
+  return parsed && keyOf(parsed);
+}
+
+function keyOf(parsed: Parsed): string {
   if (parsed.family === 4) return parsed.octets.join(".");
   return `${parsed.groups
     .slice(0, 4)
@@ -99,7 +102,10 @@ export function clientKey(raw: string): string | undefined {
 /** Whether `raw` is a loopback, private or link-local address: a proxy's, most likely, rather than a visitor's. */
 export function isLocalAddress(raw: string): boolean {
   const parsed = parseAddress(raw);
-  if (!parsed) return false;
+  return parsed !== undefined && isLocal(parsed);
+}
+
+function isLocal(parsed: Parsed): boolean {
   if (parsed.family === 4) {
     const [a, b] = parsed.octets as [number, number];
     // 127/8 loopback, 10/8, 172.16/12 and 192.168/16 private, 169.254/16 link-local, 100.64/10 carrier-grade NAT.
@@ -149,7 +155,8 @@ export function clientAddressReader(
   return (request) => {
     const platform = platformAddressOf(request);
     if (hops === 0) {
-      if (platform && options.trustProxy === undefined && isLocalAddress(platform)) {
+      const parsed = platform === undefined ? undefined : parseAddress(platform);
+      if (parsed && options.trustProxy === undefined && isLocal(parsed)) {
         reportOnce(once, logger.warn, {
           code: "ProxyNotTrusted",
           anchor: "ProxyNotTrusted",
@@ -157,7 +164,7 @@ export function clientAddressReader(
             "Requests reach the application from a loopback or private address, which is usually a reverse proxy's: then every visitor shares the proxy's rate limits. Set rateLimit.trustProxy to the number of proxies that append to X-Forwarded-For, or to false when no proxy is in front.",
         });
       }
-      return platform === undefined ? undefined : clientKey(platform);
+      return parsed && keyOf(parsed);
     }
     const chain = forwardedFor(request);
     if (chain.length >= hops) return clientKey(chain[chain.length - hops]!);

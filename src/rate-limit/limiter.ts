@@ -189,7 +189,7 @@ export async function checkEmail(limiter: Limiter | undefined, request: Request,
     if (address) near.push(["perClient", `${namespace}mail:c:${address}`, limits.perClient]);
     const first = await count(limiter.store, "email", near);
     if (!first.allowed || !limits.mail) return first;
-    const mailed = await count(limiter.store, "email", [["mail", mailKey(namespace, providerId, email), limits.mail]]);
+    const mailed = await count(limiter.store, "email", [["mail", mailKey(namespace, providerId, mailbox), limits.mail]]);
     const counts = { ...first.counts, ...mailed.counts };
     return mailed.allowed ? { ...first, counts } : { ...first, counts, quiet: true };
   } catch (error) {
@@ -197,8 +197,9 @@ export async function checkEmail(limiter: Limiter | undefined, request: Request,
   }
 }
 
-function mailKey(namespace: string, providerId: string, email: string): string {
-  return `${namespace}mail:${providerId}:${foldIdentifier(email)}`;
+/** The key of the mails one mailbox received (`mailbox`: the address as `foldIdentifier` folds it). */
+function mailKey(namespace: string, providerId: string, mailbox: string): string {
+  return `${namespace}mail:${providerId}:${mailbox}`;
 }
 
 /**
@@ -208,7 +209,7 @@ function mailKey(namespace: string, providerId: string, email: string): string {
 export async function forgetMail(limiter: Limiter | undefined, providerId: string, email: string, logger: LoggerInstance): Promise<void> {
   if (!limiter?.limits.email?.mail) return;
   try {
-    await limiter.store.reset(mailKey(await limiter.namespace(), providerId, email));
+    await limiter.store.reset(mailKey(await limiter.namespace(), providerId, foldIdentifier(email)));
   } catch (error) {
     logger.error("RateLimitStoreError", "The rate-limit store could not forget a mailbox's mail.", error);
   }

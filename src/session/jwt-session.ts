@@ -29,14 +29,17 @@ export function legacySessionOf(rt: Runtime, ctx: RequestContext): LegacySession
  */
 export function readSessionCookie(rt: Runtime, ctx: RequestContext): string | undefined {
   const value = rawSessionCookie(rt, ctx);
-  if (value === undefined) return undefined;
-  const readable = rt.session.strategy === "database" ? isReadableSessionToken(value) : isReadableJwt(value);
-  return readable ? value : undefined;
+  return value !== undefined && isReadableFor(rt, value) ? value : undefined;
 }
 
 /** Whether the request carries a session cookie that cannot be a token (it is cleared, like any invalid one). */
 export function hasUnreadableSessionCookie(rt: Runtime, ctx: RequestContext): boolean {
-  return rawSessionCookie(rt, ctx) !== undefined && readSessionCookie(rt, ctx) === undefined;
+  const value = rawSessionCookie(rt, ctx);
+  return value !== undefined && !isReadableFor(rt, value);
+}
+
+function isReadableFor(rt: Runtime, value: string): boolean {
+  return rt.session.strategy === "database" ? isReadableSessionToken(value) : isReadableJwt(value);
 }
 
 function rawSessionCookie(rt: Runtime, ctx: RequestContext): string | undefined {
