@@ -10,10 +10,13 @@ interface Streamed {
   final(): Uint8Array;
 }
 
+/** A Node `Buffer`, as far as this library reads one: bytes that can also be written as hex. */
+type NodeBytes = Uint8Array & { toString(encoding: "hex", start?: number, end?: number): string };
+
 /** The few members of `node:crypto` this library uses, typed structurally (no Node types in core). */
 export interface NodeCrypto {
   createSecretKey(key: Uint8Array): unknown;
-  createHmac(algorithm: "sha512", key: unknown): { update(data: Uint8Array): { digest(): Uint8Array } };
+  createHmac(algorithm: "sha512", key: unknown): { update(data: Uint8Array | string): { digest(): NodeBytes } };
   createHash(algorithm: "sha256"): { update(data: string): { digest(encoding: "hex"): string } };
   createCipheriv(algorithm: "aes-256-cbc", key: unknown, iv: Uint8Array): Streamed;
   createDecipheriv(algorithm: "aes-256-cbc", key: unknown, iv: Uint8Array): Streamed;

@@ -12,16 +12,16 @@ import type { CookieOption, SetCookie } from "../types.js";
 const encoder = new TextEncoder();
 
 /** What the MAC binds: the namespace (this application), the provider, the identifier, the device. */
-function bound(options: { namespace: string; providerId: string; identifier: string }, device: string): Uint8Array<ArrayBuffer> {
+function bound(options: { namespace: string; providerId: string; identifier: string }, device: string): string {
   // NUL separates the parts: a folded identifier holds no control character, a namespace none either.
-  return encoder.encode(`appauth device\u0000${options.namespace}\u0000${options.providerId}\u0000${options.identifier}\u0000${device}`);
+  return `appauth device\u0000${options.namespace}\u0000${options.providerId}\u0000${options.identifier}\u0000${device}`;
 }
 
 export interface DeviceKeys {
   /** How many secrets sign: the newest signs new cookies, every one is tried on a cookie read. */
   count: number;
   /** The MAC of `message` under the secret at `index`: HMAC-SHA-512 cut to 256 bits, as hex. */
-  mac(message: Uint8Array<ArrayBuffer>, index: number): string | Promise<string>;
+  mac(message: string, index: number): string | Promise<string>;
 }
 
 /**
@@ -33,12 +33,12 @@ export function deviceKeys(secrets: readonly string[]): DeviceKeys {
   const native = nodeCrypto;
   if (native) {
     // The raw key bytes, not a KeyObject: for one short message Node's HMAC takes half the time with them.
-    return { count: raw.length, mac: (message, index) => toHex(native.createHmac("sha512", raw[index]).update(message).digest().subarray(0, 32)) };
+    return { count: raw.length, mac: (message, index) => native.createHmac("sha512", raw[index]!).update(message).digest().toString("hex", 0, 32) };
   }
   const imported = raw.map((bytes) => crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-512" }, false, ["sign"]));
   return {
     count: imported.length,
-    mac: async (message, index) => toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await imported[index]!, message), 0, 32)),
+    mac: async (message, index) => toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await imported[index]!, encoder.encode(message)), 0, 32)),
   };
 }
 
@@ -55,7 +55,7 @@ type Binding = { namespace: string; providerId: string; identifier: string };
 /** A new device cookie (`cookie`: the configuration's, from `cookies.device`) for a browser that just signed in as `identifier`. */
 export function mintDeviceCookie(keys: DeviceKeys, binding: Binding, cookie: CookieOption): SetCookie | Promise<SetCookie> {
   // 122 random bits; Node serves them from a pool, where 16 fresh bytes would be a job of their own.
-  const device = crypto.randomUUID().replaceAll("-", "");
+  const device = crypto.randomUUID();
   const mac = keys.mac(bound(binding, device), 0);
   // Synchronous where the MAC is (Node): a sign-in mints one for every browser that has none.
   const made = (value: string): SetCookie => ({ name: cookie.name, value: `${device}.${value}`, options: cookie.options });
@@ -66,7 +66,7 @@ export function mintDeviceCookie(keys: DeviceKeys, binding: Binding, cookie: Coo
 export async function verifiedDevice(keys: DeviceKeys, binding: Binding, cookie: string | undefined): Promise<string | undefined> {
   if (!cookie || cookie.length > 200) return undefined;
   const [device, mac, extra] = cookie.split(".");
-  if (!device || !mac || extra !== undefined || !/^[0-9a-f]{32}$/.test(device) || !/^[0-9a-f]{64}$/.test(mac)) return undefined;
+  if (!device || !mac || extra !== undefined || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(device) || !/^[0-9a-f]{64}$/.test(mac)) return undefined;
   const message = bound(binding, device);
   for (let index = 0; index < keys.count; index++) {
     if (sameMac(await keys.mac(message, index), mac)) return device;

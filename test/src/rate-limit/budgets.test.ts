@@ -109,7 +109,7 @@ describe("no lockout by a stranger", () => {
     const signInAda = async () =>
       new URL((await ada.post("/callback/credentials", { csrfToken: await ada.csrf(), email: EMAIL, password: PASSWORD }, from("203.0.113.5"))).headers.get("location")!);
     expect((await signInAda()).pathname).toBe("/");
-    expect(ada.cookie("appauth.device")).toMatch(/^[0-9a-f]{32}\.[0-9a-f]{64}$/);
+    expect(ada.cookie("appauth.device")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9a-f]{64}$/);
     await ada.post("/signout", { csrfToken: await ada.csrf() });
     authorize.mockClear();
 
