@@ -104,7 +104,9 @@ afterAll(async () => {
   project?.cleanup();
   if (installed.length) {
     mkdirSync(join(ROOT, "test/.artifacts"), { recursive: true });
-    const record = { runtimes: results, skipped: missing.map((runtime) => runtime.id) };
+    // In runtimes.json's order, whatever order the servers started in.
+    const ordered = Object.fromEntries(installed.filter((runtime) => results[runtime.id]).map((runtime) => [runtime.id, results[runtime.id]]));
+    const record = { runtimes: ordered, skipped: missing.map((runtime) => runtime.id) };
     writeFileSync(join(ROOT, "test/.artifacts/portable-results.json"), `${JSON.stringify(record, null, 2)}\n`);
   }
 });

@@ -49,10 +49,11 @@ export function findRuntimes(): Runtime[] {
   });
 }
 
-/** The version a runtime reports (`--version`, first line). */
+/** The version a runtime reports (`--version`, first line, without a leading `v`); workerd's npm version (its binary reports a date). */
 export function versionOf(runtime: Runtime): string {
+  if (runtime.kind === "workerd") return runtime.version!;
   const text = execFileSync(runtime.binary!, ["--version"], { encoding: "utf8" }).trim().split("\n")[0]!;
-  return text.replace(/^deno /, "").replace(/ \(.*$/, "").replace(/^workerd /, "");
+  return text.replace(/^deno /, "").replace(/ \(.*$/, "").replace(/^v/, "");
 }
 
 export interface Project {
