@@ -140,8 +140,16 @@ const app :Workerd.Worker = (
 `;
 }
 
+export interface StartOptions {
+  /** The path whose first successful answer means ready. Default `/whoami`. */
+  readyPath?: string;
+  /** How often to ask until then, in ms. Default 50. */
+  pollMs?: number;
+}
+
 /** Starts the app on `runtime`'s own server at `port`; resolves once it answers. */
-export async function startApp(runtime: Runtime, project: Project, port: number, settings: AppSettings): Promise<RunningApp> {
+export async function startApp(runtime: Runtime, project: Project, port: number, settings: AppSettings, options: StartOptions = {}): Promise<RunningApp> {
+  const { readyPath = "/whoami", pollMs = 50 } = options;
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), NODE_ENV: "test" };
   for (const [name, value] of Object.entries(settings)) env[`PORTABLE_${name}`] = value;
   let args: string[];
@@ -159,15 +167,15 @@ export async function startApp(runtime: Runtime, project: Project, port: number,
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
-  // Ready when /whoami answers; a process that exits first fails the start with what it printed.
+  // Ready when readyPath answers; a process that exits first fails the start with what it printed.
   let ready = false;
   let dead = false;
   void exited.then(() => (dead = true));
-  for (let attempt = 0; !ready; attempt++) {
+  for (let waited = 0; !ready; waited += pollMs) {
     if (dead) throw new Error(`${runtime.id} exited before answering:\n${output}`);
-    if (attempt > 600) throw new Error(`${runtime.id} did not answer at ${origin}:\n${output}`);
-    ready = await fetch(`${origin}/whoami`).then((response) => response.ok, () => false);
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (waited > 30_000) throw new Error(`${runtime.id} did not answer at ${origin} within 30 s:\n${output}`);
+    ready = await fetch(`${origin}${readyPath}`).then((response) => response.ok, () => false);
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   return {
     origin,
