@@ -119,7 +119,8 @@ it.skipIf(!process.env.CI)("finds every runtime of runtimes.json installed (CI i
   expect(missing.map((runtime) => runtime.id)).toEqual([]);
 });
 
-describe.each(installed)("on $label", (runtime) => {
+// Runtimes are independent (own process, port, addresses, mail addresses, Redis prefix): their tests run side by side.
+describe.concurrent.each(installed)("on $label", (runtime) => {
   const app = () => apps.get(runtime.id)!;
   const browser = (name: string) => new Browser(app().origin, `${runtime.id}-${name}`);
   /** A test whose outcome goes into the results file under `name`. */
