@@ -17,6 +17,10 @@
  * (the middleware bundle, bench/bundle.ts), `alloc` (allocation per JWT session read,
  * bench/allocation.ts), `http` (both behind one node:http server under autocannon, bench/http.ts) and
  * `server-auth` (`auth()` in a server component, appauth/next against next-auth, bench/server-auth.ts).
+ *
+ * Not in the default run (it takes about a minute): `--only runtimes`, cold start and JWT session read on
+ * Node 20/22/24, Bun, Deno and workerd (bench/runtimes.ts; needs `npm run build` and
+ * `node scripts/install-runtimes.mjs`), as ratios against Node 20.
  */
 import { createContenders, isolateFromEnvironment } from "./contenders.js";
 import { describeCounts, Interrupted, openDatabase } from "./database.js";
@@ -28,10 +32,13 @@ import { describeBundles, measureBundles } from "./bundle.js";
 import { describeAllocation, measureAllocation } from "./allocation.js";
 import { describeHttp, measureHttp } from "./http.js";
 import { describeServerAuth, measureServerAuth } from "./server-auth.js";
+import { describeRuntimes, measureRuntimes } from "./runtimes.js";
 
 /** The steps that are not request scenarios measured in this process. */
-const STEPS = ["cold", "bundle", "alloc", "http", "server-auth"] as const;
+const STEPS = ["cold", "bundle", "alloc", "http", "server-auth", "runtimes"] as const;
 type StepId = (typeof STEPS)[number];
+/** The steps of a run without `--only`: all but the slow per-runtime one. */
+const DEFAULT_STEPS: StepId[] = STEPS.filter((step) => step !== "runtimes");
 
 interface CliOptions extends MeasureOptions {
   only: ScenarioId[];
@@ -58,7 +65,7 @@ function parseArgs(argv: readonly string[]): CliOptions {
     roundMs: 250,
     warmup: 300,
     only: Object.keys(SCENARIOS) as ScenarioId[],
-    steps: [...STEPS],
+    steps: [...DEFAULT_STEPS],
     assert: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -205,6 +212,12 @@ async function runSteps(steps: readonly StepId[]): Promise<{ lines: string[]; fi
     const serverAuth = await measureServerAuth();
     figures.serverAuth = serverAuth;
     lines.push(describeServerAuth(serverAuth));
+  }
+  if (steps.includes("runtimes")) {
+    console.log("Runtimes: cold start and JWT session read on each installed runtime...");
+    const runtimes = await measureRuntimes();
+    figures.runtimes = runtimes;
+    lines.push(describeRuntimes(runtimes));
   }
   return { lines, figures };
 }
