@@ -324,14 +324,17 @@ describe.runIf(hasChromium)("the demo app in Chromium", BROWSER_SUITE, () => {
     await page.getByLabel("Email for a sign-in link").fill("audit@example.test");
     await page.getByRole("button", { name: "Sign in with Email" }).click();
     await page.waitForURL((target) => target.pathname === "/api/auth/verify-request");
-    const signedOut = await auditPages(page, demo.url, ["/", "/dev/mailbox", "/nowhere"]);
+    // The library's built-in pages too: each example shows the same ones.
+    const builtIn = ["/api/auth/signin", "/api/auth/signin?error=CredentialsSignin", "/api/auth/verify-request"];
+    const signedOut = await auditPages(page, demo.url, ["/", "/dev/mailbox", "/nowhere", ...builtIn]);
     await signInAsDemo();
-    const signedIn = await auditPages(page, demo.url, ["/", "/protected", "/dev/mailbox"]);
+    const signedIn = await auditPages(page, demo.url, ["/", "/protected", "/dev/mailbox", "/api/auth/signout"]);
     // The not-found page answers 404 by design; nothing else may.
     expect(signedOut).toEqual({ ...CLEAN_AUDIT, failedRequests: ["404 /nowhere"] });
     expect(signedIn).toEqual(CLEAN_AUDIT);
 
     // The examples' shared icon, inline: no request for /favicon.ico to answer 404.
+    await page.goto("/");
     expect(await page.locator('link[rel="icon"]').getAttribute("href")).toMatch(/^data:image\/svg\+xml,/);
     const paths = { home: "/", protected: "/protected", mailbox: "/dev/mailbox" };
     expect(await timesAndPhoneHeader(page, paths, "audit@example.test")).toEqual(READABLE_AND_FITTING);

@@ -128,6 +128,7 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await submitPasswordForm("demo", "not-the-password");
     await eventually(() => page.locator("#password-error").textContent()).toBe("Wrong username or password.");
     // In words, under the password form only: the other forms share the action but were not sent.
+    expect(await page.locator("main .error").count()).toBe(1);
     expect(await page.getByRole("alert").count()).toBe(1);
     expect(await page.locator('section[aria-labelledby="password-title"] #password-error').count()).toBe(1);
     expect(await sessionCookies()).toEqual([]);
@@ -146,7 +147,7 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await submitPasswordForm("demo", "wrong");
     await page.waitForLoadState();
     expect(await page.locator("#password-error").textContent()).toBe("Wrong username or password.");
-    expect(await page.getByRole("alert").count()).toBe(1);
+    expect(await page.locator("main .error").count()).toBe(1);
     expect(await sessionCookies()).toEqual([]);
 
     await submitPasswordForm("demo", "demo");
