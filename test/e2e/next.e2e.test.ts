@@ -479,6 +479,8 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     expect(diagrams.pageOverflow).toBe(0);
     expect(diagrams.smallestLabel).toBeGreaterThanOrEqual(11);
     expect(diagrams.darkBackgrounds).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, "flows-phone.png") });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.locator(".flow-diagram").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, "flows-phone-dark.png") });
   });
 });
