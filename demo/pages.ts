@@ -4,7 +4,9 @@
  * stylesheet is inline and allowed by its hash in the CSP, so the pages load nothing from anywhere else.
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Session } from "../src/index.js";
+import { readableTime } from "../examples/shared/time.js";
 
 /** Where the app's links point. */
 export interface DemoLinks {
@@ -26,14 +28,15 @@ export function escape(value: string): string {
 }
 
 const STYLESHEET = `
-:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--text:#1b1f24;--muted:#57606a;--line:#d8dee4;--accent:#3b5bdb;--accent-text:#fff;--ok:#1a7f37;--ok-bg:#dafbe1;--off:#6e7781;--off-bg:#eaeef2;--code:#f3f4f6;--hint:#fff8c5;--hint-line:#e6d56a}
+:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--text:#1b1f24;--muted:#57606a;--line:#d8dee4;--accent:#3b5bdb;--accent-text:#fff;--ok:#1a7f37;--ok-bg:#dafbe1;--off:#57606a;--off-bg:#eaeef2;--code:#f3f4f6;--hint:#fff8c5;--hint-line:#e6d56a}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#161b22;--text:#e6edf3;--muted:#9da7b3;--line:#30363d;--accent:#6d8cff;--accent-text:#0d1117;--ok:#56d364;--ok-bg:#12361f;--off:#9da7b3;--off-bg:#21262d;--code:#0d1117;--hint:#2f2a12;--hint-line:#6b5d1b}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 header{border-bottom:1px solid var(--line);background:var(--card)}
-.bar{max-width:760px;margin:0 auto;padding:12px 20px;display:flex;align-items:center;gap:24px}
-.brand{font-weight:700;color:var(--text);text-decoration:none;letter-spacing:-.01em}
-nav{display:flex;gap:16px;flex:1}
+.bar{max-width:760px;margin:0 auto;padding:12px 20px;display:flex;flex-wrap:wrap;align-items:center;gap:8px 24px}
+.brand{font-weight:700;color:var(--text);text-decoration:none;letter-spacing:-.01em;white-space:nowrap}
+nav{display:flex;flex-wrap:wrap;gap:4px 16px;flex:1}
+nav a{white-space:nowrap}
 nav a{color:var(--muted);text-decoration:none}
 nav a:hover,nav a[aria-current=page]{color:var(--text)}
 main{max-width:760px;margin:32px auto;padding:0 20px}
@@ -60,6 +63,9 @@ dd{margin:0}
 .url{overflow-wrap:anywhere}
 `;
 
+/** The examples' shared icon, inline (the CSP allows images from data: URLs), so no page asks for /favicon.ico. */
+const ICON = `data:image/svg+xml,${encodeURIComponent(readFileSync(new URL("../examples/shared/favicon.svg", import.meta.url), "utf8").trim())}`;
+
 const STYLE_HASH = createHash("sha256").update(STYLESHEET).digest("base64");
 
 /** Headers every page of the demo carries: nothing cached, nothing loaded from elsewhere. */
@@ -82,6 +88,7 @@ export function layout(title: string, current: Section, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)} · appauth demo</title>
+<link rel="icon" type="image/svg+xml" href="${ICON}">
 <style>${STYLESHEET}</style>
 </head>
 <body>
@@ -145,6 +152,9 @@ export function protectedPage(params: { session: Session; links: DemoLinks }): s
   const user = session.user ?? {};
   const row = (label: string, value: string | null | undefined) =>
     value ? `<dt>${escape(label)}</dt><dd>${escape(value)}</dd>` : "";
+  const expires = session.expires
+    ? `<dt>Session expires</dt><dd><time datetime="${escape(session.expires)}">${escape(readableTime(session.expires))}</time></dd>`
+    : "";
   return layout(
     "Protected",
     "protected",
@@ -152,7 +162,7 @@ export function protectedPage(params: { session: Session; links: DemoLinks }): s
 <h1>Protected page</h1>
 <p class="muted">Only signed-in people see this page; everyone else is sent to sign in first.</p>
 <h2>You are</h2>
-<dl aria-label="Signed-in user">${row("Name", user.name)}${row("Email", user.email)}${row("Session expires", session.expires)}</dl>
+<dl aria-label="Signed-in user">${row("Name", user.name)}${row("Email", user.email)}${expires}</dl>
 <div class="actions"><a class="btn secondary" href="/">Home</a><a class="btn secondary" href="${escape(
       links.signOut("/"),
     )}">Sign out</a></div>

@@ -25,7 +25,7 @@ const NEXT_BIN = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const BUILD_ID = join(EXAMPLE_DIR, ".next", "BUILD_ID");
 
 /** What a build is made of: when any file here is newer than the build, it is stale. */
-const BUILD_INPUTS = ["examples/next", "src", "integrations", "machines", "package.json"];
+const BUILD_INPUTS = ["examples/next", "examples/shared", "src", "integrations", "machines", "package.json"];
 const NOT_INPUTS = new Set([".next", "node_modules", ".data", "next-env.d.ts"]);
 
 const BASE_PATH = "/api/auth";

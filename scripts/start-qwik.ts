@@ -36,6 +36,7 @@ const APP_MARKER = join(EXAMPLE_DIR, "server", ".built");
 const APP_INPUTS = [
   "examples/qwik/src",
   "examples/qwik/public",
+  "examples/shared",
   "examples/qwik/adapters",
   "examples/qwik/package.json",
   "examples/qwik/vite.config.ts",

@@ -26,7 +26,7 @@ const SERVER = join(EXAMPLE_DIR, ".output", "server", "index.mjs");
 
 const LIBRARY_INPUTS = ["src", "integrations", "machines", "package.json", "tsconfig.json", "tsconfig.build.json"];
 /** The app's own sources, the library's, and the Next.js example's files it shares (the demo account, the stylesheet). */
-const APP_INPUTS = ["examples/solid-start", "examples/next/lib", "examples/next/app/globals.css", ...LIBRARY_INPUTS];
+const APP_INPUTS = ["examples/solid-start", "examples/next/lib", "examples/shared", ...LIBRARY_INPUTS];
 const NOT_INPUTS = new Set(["node_modules", ".output", ".vinxi", ".data", "visualize", "package-lock.json"]);
 
 const PREFIX = "/api/auth";

@@ -5,10 +5,7 @@
  */
 import { escape, layout } from "../pages.js";
 import type { MailboxMessage } from "./server.js";
-
-function formatTime(date: Date): string {
-  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-}
+import { readableTime } from "../../examples/shared/time.js";
 
 function messageCard(message: MailboxMessage): string {
   const to = message.to.join(", ");
@@ -19,7 +16,7 @@ function messageCard(message: MailboxMessage): string {
   const text = message.text ? `<details><summary>Text of the mail</summary><pre>${escape(message.text)}</pre></details>` : "";
   return `<article class="card" aria-label="${escape(`Mail to ${to}`)}">
 <h2>${escape(message.subject || "(no subject)")}</h2>
-<dl><dt>To</dt><dd>${escape(to)}</dd><dt>From</dt><dd>${escape(message.from)}</dd><dt>Received</dt><dd><time datetime="${message.receivedAt.toISOString()}">${formatTime(message.receivedAt)}</time></dd></dl>
+<dl><dt>To</dt><dd>${escape(to)}</dd><dt>From</dt><dd>${escape(message.from)}</dd><dt>Received</dt><dd><time datetime="${message.receivedAt.toISOString()}">${escape(readableTime(message.receivedAt))}</time></dd></dl>
 ${link}
 ${text}
 </article>`;

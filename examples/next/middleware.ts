@@ -9,5 +9,5 @@ export default AppAuth(authConfig).auth;
 
 export const config = {
   // Not the library's own routes, nor Next's static files.
-  matcher: ["/((?!api/auth|_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/((?!api/auth|_next/static|_next/image|favicon.ico|favicon.svg).*)"],
 };

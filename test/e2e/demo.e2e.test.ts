@@ -9,7 +9,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
-import { SESSION_COOKIE, sessionCookieNames, sessionJsonOf, signInAsDemoOn, submitBuiltInPassword } from "./example-pages.js";
+import {
+  auditPages,
+  CLEAN_AUDIT,
+  READABLE_AND_FITTING,
+  SESSION_COOKIE,
+  sessionCookieNames,
+  sessionJsonOf,
+  signInAsDemoOn,
+  submitBuiltInPassword,
+  timesAndPhoneHeader,
+} from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDemo, type RunningDemo } from "../../demo/app.js";
 
@@ -306,6 +316,28 @@ describe.runIf(hasChromium)("the demo app in Chromium", BROWSER_SUITE, () => {
     expect(await sessionJson()).toEqual(before);
     await page.goto("/");
     expect(await page.getByRole("status").textContent()).toBe("Signed in");
+  });
+
+  it("every page meets WCAG AA contrast in light and dark, loads with no 404, shows times for people, and fits a phone", async () => {
+    // A mail in the dev mailbox, so its page shows one with its time.
+    await page.goto("/api/auth/signin");
+    await page.getByLabel("Email for a sign-in link").fill("audit@example.test");
+    await page.getByRole("button", { name: "Sign in with Email" }).click();
+    await page.waitForURL((target) => target.pathname === "/api/auth/verify-request");
+    // The library's built-in pages too: each example shows the same ones.
+    const builtIn = ["/api/auth/signin", "/api/auth/signin?error=CredentialsSignin", "/api/auth/verify-request"];
+    const signedOut = await auditPages(page, demo.url, ["/", "/dev/mailbox", "/nowhere", ...builtIn]);
+    await signInAsDemo();
+    const signedIn = await auditPages(page, demo.url, ["/", "/protected", "/dev/mailbox", "/api/auth/signout"]);
+    // The not-found page answers 404 by design; nothing else may.
+    expect(signedOut).toEqual({ ...CLEAN_AUDIT, failedRequests: ["404 /nowhere"] });
+    expect(signedIn).toEqual(CLEAN_AUDIT);
+
+    // The examples' shared icon, inline: no request for /favicon.ico to answer 404.
+    await page.goto("/");
+    expect(await page.locator('link[rel="icon"]').getAttribute("href")).toMatch(/^data:image\/svg\+xml,/);
+    const paths = { home: "/", protected: "/protected", mailbox: "/dev/mailbox" };
+    expect(await timesAndPhoneHeader(page, paths, "audit@example.test")).toEqual(READABLE_AND_FITTING);
   });
 
   it("logged no errors: every refusal above was a person's doing", () => {

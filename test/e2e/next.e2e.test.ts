@@ -11,7 +11,19 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
-import { SESSION_COOKIE, sessionCookieNames, sessionJsonOf, shownSessionOf, signInAsDemoOn, submitBuiltInPassword } from "./example-pages.js";
+import {
+  auditPages,
+  CLEAN_AUDIT,
+  diagramsOnPhone,
+  READABLE_AND_FITTING,
+  SESSION_COOKIE,
+  sessionCookieNames,
+  sessionJsonOf,
+  shownSessionOf,
+  signInAsDemoOn,
+  submitBuiltInPassword,
+  timesAndPhoneHeader,
+} from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildExample, startExample, type RunningExample } from "../../scripts/start-next.js";
 
@@ -421,5 +433,54 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
     expect(await sessionCookies()).toEqual([]);
     await eventually(() => other.locator("#client-status").textContent()).toBe("unauthenticated");
+    // The server-rendered heading follows too (router.refresh() on the session change).
+    await eventually(() => other.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+  });
+
+  it("renders the server's heading again in a tab left open when another tab signs in with a server action", async () => {
+    await page.goto("/");
+    const other = await context.newPage();
+    await other.goto("/");
+    expect(await other.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+    // A server action signs in without leaving the page, and the provider tells the other tabs.
+    await page.locator("#action-username").fill("demo");
+    await page.locator("#action-password").fill("demo");
+    await page.getByRole("button", { name: "Sign in with a server action" }).click();
+    await eventually(() => other.getByRole("heading", { level: 1 }).textContent()).toBe("Signed in as Demo User");
+  });
+
+  it("every page meets WCAG AA contrast in light and dark, loads with no 404 (its icon included), shows times for people, and fits a phone", async () => {
+    // A mail in the dev mailbox, so its page shows one with its time.
+    await page.goto("/api/auth/signin");
+    await page.locator('section[data-provider-type="email"]').getByLabel("Email").fill("audit@example.test");
+    await page.getByRole("button", { name: "Sign in with Email" }).click();
+    await page.waitForURL((target) => target.pathname === "/api/auth/verify-request");
+    const signedOut = await auditPages(page, app.url, ["/", "/flows", "/dev/mailbox", "/legacy"]);
+    await signInAsDemo("/");
+    // Signed in, /flows draws the sign-in and session read on their diagrams.
+    const signedIn = await auditPages(page, app.url, ["/", "/protected", "/flows", "/dev/mailbox", "/legacy"]);
+    expect(signedOut).toEqual(CLEAN_AUDIT);
+    expect(signedIn).toEqual(CLEAN_AUDIT);
+
+    // The shared icon, also where a page without the layout's <link rel="icon"> looks for one.
+    for (const path of ["/favicon.svg", "/favicon.ico"]) {
+      const icon = await page.request.get(path);
+      expect(icon.status()).toBe(200);
+      expect(icon.headers()["content-type"]).toBe("image/svg+xml");
+    }
+    await page.goto("/");
+    expect(await page.locator('link[rel="icon"]').getAttribute("href")).toMatch(/^\/favicon\.svg/);
+
+    const paths = { home: "/", protected: "/protected", mailbox: "/dev/mailbox" };
+    expect(await timesAndPhoneHeader(page, paths, "audit@example.test")).toEqual(READABLE_AND_FITTING);
+    await page.goto("/flows");
+    await page.setViewportSize({ width: 390, height: 844 });
+    const diagrams = await diagramsOnPhone(page);
+    expect(diagrams.pageOverflow).toBe(0);
+    expect(diagrams.smallestLabel).toBeGreaterThanOrEqual(11);
+    expect(diagrams.darkBackgrounds).toBe(true);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.locator(".flow-diagram").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, "flows-phone-dark.png") });
   });
 });

@@ -12,7 +12,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
-import { SESSION_COOKIE, sessionCookieNames, sessionJsonOf, type ShownSession } from "./example-pages.js";
+import {
+  auditPages,
+  CLEAN_AUDIT,
+  iconTypeOf,
+  READABLE_AND_FITTING,
+  SESSION_COOKIE,
+  sessionCookieNames,
+  sessionJsonOf,
+  type ShownSession,
+  timesAndPhoneHeader,
+} from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BASE_PATH, buildExample, startExample, type RunningExample } from "../../scripts/start-qwik.js";
 
@@ -116,7 +126,11 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await page.goto("/");
     expect(await heading()).toBe("You are not signed in");
     await submitPasswordForm("demo", "not-the-password");
-    await eventually(() => page.locator("#password-error").textContent()).toBe("Wrong username or password. (credentials)");
+    await eventually(() => page.locator("#password-error").textContent()).toBe("Wrong username or password.");
+    // In words, under the password form only: the other forms share the action but were not sent.
+    expect(await page.locator("main .error").count()).toBe(1);
+    expect(await page.getByRole("alert").count()).toBe(1);
+    expect(await page.locator('section[aria-labelledby="password-title"] #password-error').count()).toBe(1);
     expect(await sessionCookies()).toEqual([]);
     expect(await sessionJson()).toBeNull();
 
@@ -132,7 +146,8 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await page.goto("/");
     await submitPasswordForm("demo", "wrong");
     await page.waitForLoadState();
-    expect(await page.locator("#password-error").textContent()).toBe("Wrong username or password. (credentials)");
+    expect(await page.locator("#password-error").textContent()).toBe("Wrong username or password.");
+    expect(await page.locator("main .error").count()).toBe(1);
     expect(await sessionCookies()).toEqual([]);
 
     await submitPasswordForm("demo", "demo");
@@ -152,9 +167,10 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     await page.locator('input[name="providerId"][value="credentials"]').evaluate((input: HTMLInputElement) => (input.value = ""));
     await submitPasswordForm("demo", "demo");
     await eventually(() => page.locator("#password-field-errors").count()).toBe(1);
-    const fieldErrors = JSON.parse((await page.locator("#password-field-errors").textContent()) ?? "{}") as Record<string, string[]>;
-    expect(Object.keys(fieldErrors)).toEqual(["providerId"]);
-    expect(fieldErrors.providerId?.length).toBeGreaterThan(0);
+    // Each refused field named in words, with its messages.
+    const fieldErrors = page.locator("#password-field-errors > li");
+    expect(await fieldErrors.evaluateAll((items) => items.map((item) => item.getAttribute("data-field")))).toEqual(["providerId"]);
+    expect(await fieldErrors.first().textContent()).toMatch(/^Sign-in method: \S/);
     expect(await sessionCookies()).toEqual([]);
   });
 
@@ -257,12 +273,37 @@ describe.runIf(hasChromium)("the Qwik City example in Chromium", BROWSER_SUITE, 
     expect(await page.locator("#server-name").textContent()).toBe("Demo Builder");
   });
 
-  it("signs out from a Qwik form with JavaScript on", async () => {
+  it("signs out from a Qwik form with JavaScript on, and a tab left open follows", async () => {
     await signInAsDemo();
+    const other = await context.newPage();
+    await other.goto("/");
+    expect(await other.getByRole("heading", { level: 1 }).textContent()).toBe("Signed in as Demo User");
     await page.getByRole("button", { name: "Sign out" }).click();
     await eventually(heading).toBe("You are not signed in");
     expect(await sessionCookies()).toEqual([]);
     expect(await sessionJson()).toBeNull();
+    // No click in the other tab: the page told it whom it shows now, and it loaded its page again.
+    await eventually(() => other.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+  });
+
+  it("every page meets WCAG AA contrast in light and dark, loads with no 404 (its icon included), shows times for people, and fits a phone", async () => {
+    // A mail in the dev mailbox, so its page shows one with its time.
+    await page.goto("/");
+    await page.locator("#email").fill("audit@example.test");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.waitForURL((target) => target.pathname === `${BASE_PATH}/verify-request`);
+    const signedOut = await auditPages(page, app.url, ["/", "/dev/mailbox/"]);
+    await signInAsDemo();
+    const signedIn = await auditPages(page, app.url, ["/", "/protected/", "/dev/mailbox/"]);
+    expect(signedOut).toEqual(CLEAN_AUDIT);
+    expect(signedIn).toEqual(CLEAN_AUDIT);
+
+    // The shared stylesheet styles it like the other examples, and the shared icon is served.
+    expect(await page.locator("header.top").evaluate((header) => getComputedStyle(header).display)).toBe("flex");
+    expect(await iconTypeOf(page)).toBe("image/svg+xml");
+
+    const paths = { home: "/", protected: "/protected/", mailbox: "/dev/mailbox/" };
+    expect(await timesAndPhoneHeader(page, paths, "audit@example.test")).toEqual(READABLE_AND_FITTING);
   });
 
   describe("cross-site POSTs to the library's routes", () => {

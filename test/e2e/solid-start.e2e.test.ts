@@ -12,7 +12,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, chromiumFor, BROWSER_SUITE } from "../helpers/chromium.js";
-import { SESSION_COOKIE, sessionJsonOf, shownSessionOf, signInAsDemoOn, submitBuiltInPassword } from "./example-pages.js";
+import {
+  auditPages,
+  CLEAN_AUDIT,
+  iconTypeOf,
+  READABLE_AND_FITTING,
+  SESSION_COOKIE,
+  sessionJsonOf,
+  shownSessionOf,
+  signInAsDemoOn,
+  submitBuiltInPassword,
+  timesAndPhoneHeader,
+} from "./example-pages.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildExample, startExample, type RunningExample } from "../../scripts/start-solid.js";
 
@@ -270,6 +281,27 @@ describe.runIf(hasChromium)("the SolidStart example in Chromium", BROWSER_SUITE,
     await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
     expect(await sessionCookie()).toBeUndefined();
     await eventually(() => other.locator("#client-status").textContent()).toBe("unauthenticated");
+    // The server-read heading follows too (the session query revalidated on the change).
+    await eventually(() => other.getByRole("heading", { level: 1 }).textContent()).toBe("You are not signed in");
+  });
+
+  it("every page meets WCAG AA contrast in light and dark, loads with no 404 (its icon included), shows times for people, and fits a phone", async () => {
+    // A mail in the dev mailbox, so its page shows one with its time.
+    await page.goto("/");
+    await page.locator("#email").fill("audit@example.test");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.waitForURL((target) => target.pathname === "/api/auth/verify-request");
+    const signedOut = await auditPages(page, app.url, ["/", "/dev/mailbox"]);
+    await signInAsDemo("/");
+    const signedIn = await auditPages(page, app.url, ["/", "/protected", "/dev/mailbox"]);
+    expect(signedOut).toEqual(CLEAN_AUDIT);
+    expect(signedIn).toEqual(CLEAN_AUDIT);
+
+    // The shared icon (examples/shared/favicon.svg).
+    expect(await iconTypeOf(page)).toBe("image/svg+xml");
+
+    const paths = { home: "/", protected: "/protected", mailbox: "/dev/mailbox" };
+    expect(await timesAndPhoneHeader(page, paths, "audit@example.test")).toEqual(READABLE_AND_FITTING);
   });
 
   /** Another site's page that posts `fields` to `action` as soon as it loads; resolves with the answer to that post. */

@@ -4,10 +4,16 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { SessionProvider } from "appauth/react";
 import { auth } from "../auth";
+import { SessionRefresh } from "../components/session-refresh";
 import { UserMenu } from "../components/user-menu";
-import "./globals.css";
+// The stylesheet the three framework examples share (Qwik and SolidStart import it too).
+import "../../shared/demo.css";
 
-export const metadata: Metadata = { title: "appauth · Next.js example" };
+export const metadata: Metadata = {
+  title: "appauth · Next.js example",
+  // app/favicon.svg/route.ts serves the examples' shared icon.
+  icons: { icon: { url: "/favicon.svg", type: "image/svg+xml" } },
+};
 export const dynamic = "force-dynamic";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
@@ -16,6 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <SessionProvider session={session} refetchInterval={5 * 60}>
+          <SessionRefresh />
           <header className="top">
             <Link href="/" className="brand">
               appauth · Next.js

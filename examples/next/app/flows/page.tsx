@@ -57,7 +57,8 @@ function FlowSection({ kind, flow, waiting }: { kind: FlowKind; flow: RecordedFl
       ) : (
         <>
           <p className="muted" data-summary>
-            <code>{flow.machine}</code>, started {flow.startedAt.toISOString().slice(11, 19)} UTC
+            <code>{flow.machine}</code>, started{" "}
+            <time dateTime={flow.startedAt.toISOString()}>{flow.startedAt.toISOString().slice(11, 19)} UTC</time>
             {flow.requests > 1 ? `, over ${flow.requests} requests` : ""}:{" "}
             {flow.ended ? `ended in ${lastState(flow)}` : `resting in ${lastState(flow)}, waiting for its next request`}
             {flow.truncated ? " (the path was too long: its end is left out)" : ""}.
@@ -89,7 +90,15 @@ async function MachineFigure({ path }: { path: MachinePath }) {
         {svg === undefined ? (
           <p className="muted">No diagram of {path.machine} in visualizations/ (run npm run visualize).</p>
         ) : (
-          <div className="flow-diagram" dangerouslySetInnerHTML={{ __html: markPath(svg, path) }} />
+          // Drawn at its own size and scrolled sideways where it is wider than the screen: a region
+          // with a name and a tab stop, so a keyboard can scroll it too.
+          <div
+            className="flow-diagram"
+            role="region"
+            aria-label={`Diagram of ${path.machine}`}
+            tabIndex={0}
+            dangerouslySetInnerHTML={{ __html: markPath(svg, path) }}
+          />
         )}
         <ol className="flow-steps">
           {path.steps.map((step) => (

@@ -2,6 +2,7 @@
 import { auth } from "../../auth";
 import { ClientSession } from "../../components/client-session";
 import { ProfileForm } from "../../components/profile-form";
+import { readableTime } from "../../../shared/time";
 import { renameOnServer, signOutEverywhere } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ export default async function ProtectedPage() {
           <dt>Email</dt>
           <dd id="server-email">{session?.user?.email ?? "—"}</dd>
           <dt>Session expires</dt>
-          <dd>{session?.expires ?? "—"}</dd>
+          <dd>{session?.expires ? <time dateTime={session.expires}>{readableTime(session.expires)}</time> : "—"}</dd>
         </dl>
         <pre id="server-session">{JSON.stringify(session, null, 2)}</pre>
       </section>

@@ -2,13 +2,41 @@ import { component$ } from "@builder.io/qwik";
 import { Form, type DocumentHead } from "@builder.io/qwik-city";
 import { useSession, useSignIn } from "./plugin@auth";
 
+const OIDC = "demo-idp";
+const EMAIL = "nodemailer";
+const PASSKEY = "passkey";
+
+/** How the fields a sign-in may refuse are named on the page. */
+const FIELD_NAMES: Record<string, string> = {
+  providerId: "Sign-in method",
+  username: "Username",
+  password: "Password",
+  email: "Email",
+  redirectTo: "Page to return to",
+};
+
+type SignInAction = ReturnType<typeof useSignIn>;
+
+/** The action's failure, when the form it came from is the one `sent` recognises by its provider id. */
+function failureOf(action: SignInAction, sent: (providerId: string) => boolean) {
+  const value = action.value;
+  if (!value?.failed) return undefined;
+  const providerId = action.formData?.get("providerId");
+  return sent(typeof providerId === "string" ? providerId : "") ? value : undefined;
+}
+
 export default component$(() => {
   const session = useSession();
   const password = useSignIn();
   const oidc = useSignIn();
   const email = useSignIn();
   const passkey = useSignIn();
-  const failure = password.value;
+  // The four forms post to the one sign-in action: after a page load each of its uses holds the same
+  // submission, so each form shows a failure only when it was the one sent (by its provider id; a
+  // tampered id counts as the password form's, the form sent without JavaScript).
+  const passwordFailure = failureOf(password, (id) => id !== OIDC && id !== EMAIL && id !== PASSKEY);
+  const oidcFailure = failureOf(oidc, (id) => id === OIDC);
+  const emailFailure = failureOf(email, (id) => id === EMAIL);
   const user = session.value?.user;
   return (
     <>
@@ -32,28 +60,39 @@ export default component$(() => {
             <button type="submit">Sign in with a password</button>
           </Form>
           <p class="muted">Demo account: demo / demo</p>
-          {failure?.failed && failure.formErrors.length > 0 && (
+          {passwordFailure && passwordFailure.formErrors.length > 0 && (
             <p id="password-error" class="error" role="alert">
-              {failure.formErrors.join(" ")} ({failure.error === "RateLimited" ? failure.error : (failure.code ?? failure.error)})
+              {passwordFailure.formErrors.join(" ")}
             </p>
           )}
-          {failure?.failed && Object.keys(failure.fieldErrors).length > 0 && (
-            <pre id="password-field-errors" class="error">{JSON.stringify(failure.fieldErrors)}</pre>
+          {/* Qwik City hands each field's first message over as a string. */}
+          {passwordFailure && Object.keys(passwordFailure.fieldErrors).length > 0 && (
+            <ul id="password-field-errors" class="error" role="alert">
+              {Object.entries(passwordFailure.fieldErrors).map(([field, messages]) => (
+                <li key={field} data-field={field}>
+                  {FIELD_NAMES[field] ?? field}: {[messages].flat().join(" ")}
+                </li>
+              ))}
+            </ul>
           )}
         </section>
         <section class="card stack" aria-labelledby="oidc-title">
           <h2 id="oidc-title">Identity provider</h2>
           <p class="muted">The bundled OpenID Provider: pick a person, no account needed.</p>
           <Form action={oidc}>
-            <input type="hidden" name="providerId" value="demo-idp" />
+            <input type="hidden" name="providerId" value={OIDC} />
             <button type="submit">Continue with the demo identity provider</button>
           </Form>
-          {oidc.value?.failed && <p class="error">{oidc.value.formErrors.join(" ")}</p>}
+          {oidcFailure && (
+            <p class="error" role="alert">
+              {oidcFailure.formErrors.join(" ")}
+            </p>
+          )}
         </section>
         <section class="card stack" aria-labelledby="email-title">
           <h2 id="email-title">Email link</h2>
           <Form action={email} class="stack">
-            <input type="hidden" name="providerId" value="nodemailer" />
+            <input type="hidden" name="providerId" value={EMAIL} />
             <input type="hidden" name="redirectTo" value="/protected" />
             <label for="email">Email</label>
             <input id="email" name="email" type="email" autoComplete="email" required />
@@ -62,13 +101,17 @@ export default component$(() => {
           <p class="muted">
             The link arrives in the <a href="/dev/mailbox">dev mailbox</a>.
           </p>
-          {email.value?.failed && <p class="error">{email.value.formErrors.join(" ")}</p>}
+          {emailFailure && (
+            <p class="error" role="alert">
+              {emailFailure.formErrors.join(" ")}
+            </p>
+          )}
         </section>
         <section class="card stack" aria-labelledby="passkey-title">
           <h2 id="passkey-title">Passkey</h2>
           <p class="muted">Create or use a passkey on the sign-in page.</p>
           <Form action={passkey}>
-            <input type="hidden" name="providerId" value="passkey" />
+            <input type="hidden" name="providerId" value={PASSKEY} />
             <input type="hidden" name="redirectTo" value="/protected" />
             <button type="submit">Continue with a passkey</button>
           </Form>

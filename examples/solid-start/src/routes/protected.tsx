@@ -4,6 +4,7 @@ import { createAsync, type RouteDefinition } from "@solidjs/router";
 import { Show } from "solid-js";
 import { ClientSession, ProfileForm } from "~/components/client-session";
 import { CsrfField } from "~/components/csrf-field";
+import { readableTime } from "../../../shared/time";
 import { renameOnServer, requireSessionQuery, signOutAction } from "~/lib/server";
 
 /** Where the visitor comes back to after signing in. */
@@ -27,7 +28,11 @@ export default function Protected() {
           <dt>Email</dt>
           <dd id="server-email">{session()?.user?.email ?? "—"}</dd>
           <dt>Session expires</dt>
-          <dd>{session()?.expires ?? "—"}</dd>
+          <dd>
+            <Show when={session()?.expires} fallback="—">
+              {(expires) => <time dateTime={expires()}>{readableTime(expires())}</time>}
+            </Show>
+          </dd>
         </dl>
       </section>
       {/* Mounted once the server said yes: a client-side navigation is decided by requireSession,

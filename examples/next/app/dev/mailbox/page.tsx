@@ -1,6 +1,7 @@
 // The dev mailbox: every mail the app sent, caught by the local SMTP server (demo/mailbox) that
 // `npm start` runs. Nothing leaves the machine.
 import Link from "next/link";
+import { readableTime } from "../../../../shared/time";
 
 export const dynamic = "force-dynamic";
 
@@ -44,7 +45,7 @@ export default async function MailboxPage() {
           <article key={message.id} className="card" aria-label={`Mail to ${message.to.join(", ")}`}>
             <h2>{message.subject || "(no subject)"}</h2>
             <p className="muted">
-              To {message.to.join(", ")} · from {message.from} · <time dateTime={message.receivedAt}>{message.receivedAt}</time>
+              To {message.to.join(", ")} · from {message.from} · <time dateTime={message.receivedAt}>{readableTime(message.receivedAt)}</time>
             </p>
             {message.link ? (
               <p>

@@ -1,5 +1,6 @@
 import { component$ } from "@builder.io/qwik";
 import { Form, type DocumentHead } from "@builder.io/qwik-city";
+import { readableTime } from "../../../../shared/time";
 import { useSession, useUpdateSession } from "../plugin@auth";
 
 export default component$(() => {
@@ -17,7 +18,7 @@ export default component$(() => {
           <dt>Email</dt>
           <dd id="server-email">{session.value?.user?.email ?? "—"}</dd>
           <dt>Session expires</dt>
-          <dd>{session.value?.expires ?? "—"}</dd>
+          <dd>{session.value?.expires ? <time dateTime={session.value.expires}>{readableTime(session.value.expires)}</time> : "—"}</dd>
         </dl>
       </section>
       {/* reloadDocument: the answer is rendered on the server, so the action's value is always shown
@@ -29,7 +30,11 @@ export default component$(() => {
         <button type="submit">Save</button>
       </Form>
       {update.value?.session && <p id="profile-message">Saved: {update.value.session.user?.name}</p>}
-      {update.value?.failed && <p class="error">{update.value.formErrors.join(" ")}</p>}
+      {update.value?.failed && (
+        <p class="error" role="alert">
+          {update.value.formErrors.join(" ")}
+        </p>
+      )}
     </>
   );
 });

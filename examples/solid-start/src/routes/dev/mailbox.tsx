@@ -3,6 +3,7 @@
 import { createAsync } from "@solidjs/router";
 import { For, Match, Switch } from "solid-js";
 import { getMailQuery } from "~/lib/server";
+import { readableTime } from "../../../../shared/time";
 
 export default function Mailbox() {
   const list = createAsync(() => getMailQuery(), { deferStream: true });
@@ -27,7 +28,8 @@ export default function Mailbox() {
                 <article class="card" aria-label={`Mail to ${message.to.join(", ")}`}>
                   <h2>{message.subject || "(no subject)"}</h2>
                   <p class="muted">
-                    To {message.to.join(", ")} · from {message.from}
+                    To {message.to.join(", ")} · from {message.from} ·{" "}
+                    <time dateTime={message.receivedAt}>{readableTime(message.receivedAt)}</time>
                   </p>
                   {message.link ? (
                     <p>

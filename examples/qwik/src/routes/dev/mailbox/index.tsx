@@ -2,6 +2,7 @@
 // `npm run demo:qwik` runs. Nothing leaves the machine.
 import { component$ } from "@builder.io/qwik";
 import { routeLoader$ } from "@builder.io/qwik-city";
+import { readableTime } from "../../../../../shared/time";
 
 interface Message {
   id: number;
@@ -40,9 +41,16 @@ export default component$(() => {
           <article key={message.id} class="card" aria-label={`Mail to ${message.to.join(", ")}`}>
             <h2>{message.subject || "(no subject)"}</h2>
             <p class="muted">
-              To {message.to.join(", ")} · from {message.from} · {message.receivedAt}
+              To {message.to.join(", ")} · from {message.from} ·{" "}
+              <time dateTime={message.receivedAt}>{readableTime(message.receivedAt)}</time>
             </p>
-            {message.link ? <a href={message.link}>Open the sign-in link</a> : <p class="muted">This mail holds no link.</p>}
+            {message.link ? (
+              <p>
+                <a href={message.link}>Open the sign-in link</a>
+              </p>
+            ) : (
+              <p class="muted">This mail holds no link.</p>
+            )}
           </article>
         ))
       )}
