@@ -29,6 +29,10 @@ export default defineConfig({
     anchor: { slugify: slug },
     theme: { light: "github-light", dark: "github-dark" },
   },
+  vite: {
+    // The site is static files: no gzip size report (slow with a hundred chunks), no warning for the search index's size.
+    build: { reportCompressedSize: false, chunkSizeWarningLimit: 4096 },
+  },
   themeConfig: {
     nav: [
       { text: "Guides", link: "/getting-started/next", activeMatch: "^/(getting-started|concepts)/" },

@@ -219,11 +219,12 @@ class ApiRenderer {
       const type = signatures.length
         ? signatures.map((s) => `(${(s.parameters ?? []).map((p) => `${p.name}: ${p.type?.toString() ?? "unknown"}`).join(", ")}) => ${s.type?.toString() ?? "void"}`).join(" | ")
         : (member.type?.toString() ?? "");
+      // A machine's or a library's inferred type can run to pages: its outline is what a reader needs.
       const flags = [member.flags.isStatic ? "static " : "", member.flags.isReadonly ? "readonly " : ""].join("");
       const optional = member.flags.isOptional ? "?" : "";
       const description = this.cellHtml(member.signatures?.[0]?.comment ?? member.comment);
       if (!description) this.record(owner, member);
-      return `<tr><td><code>${escapeHtml(`${flags}${member.name}${optional}`)}</code></td><td><code>${escapeHtml(type)}</code></td><td>${description}</td></tr>`;
+      return `<tr><td><code>${escapeHtml(`${flags}${member.name}${optional}`)}</code></td><td><code>${escapeHtml(brief(type))}</code></td><td>${description}</td></tr>`;
     });
     return `<table class="members"><thead><tr><th>member</th><th>type</th><th>description</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }
@@ -252,7 +253,7 @@ class ApiRenderer {
       const declaration = reflection.type?.type === "reflection" ? reflection.type.declaration : undefined;
       if (declaration?.children?.length) parts.push(this.members(declaration, reflection));
     } else if (reflection.kind === ReflectionKind.Variable) {
-      parts.push(fence(`const ${reflection.name}: ${reflection.type?.toString() ?? "unknown"}`));
+      parts.push(fence(`const ${reflection.name}: ${brief(reflection.type?.toString() ?? "unknown")}`));
     }
     for (const signature of reflection.signatures ?? []) parts.push(this.signature(reflection.name, signature));
     if (reflection.kind === ReflectionKind.Class || reflection.kind === ReflectionKind.Interface) parts.push(this.members(reflection));
@@ -315,6 +316,25 @@ function reachable(roots: DeclarationReflection[]): Set<Reflection> {
   return seen;
 }
 
+/** Types longer than this are shown by their outline (`StateMachine<OAuthContext, …>`). */
+const LONGEST_TYPE = 240;
+
+/** A type's text, or for a very long one its name and first type argument. */
+export function brief(type: string): string {
+  if (type.length <= LONGEST_TYPE) return type;
+  const open = type.indexOf("<");
+  if (open > 0 && open < 80) {
+    let depth = 0;
+    for (let i = open + 1; i < type.length; i++) {
+      const c = type[i];
+      if (c === "<" || c === "{" || c === "(" || c === "[") depth++;
+      else if (c === ">" || c === "}" || c === ")" || c === "]") depth--;
+      else if (c === "," && depth === 0 && i < LONGEST_TYPE) return `${type.slice(0, i)}, …>`;
+    }
+  }
+  return `${type.slice(0, LONGEST_TYPE)}…`;
+}
+
 /** A TypeScript code block; a longer fence when the code holds backticks. */
 function fence(code: string): string {
   const ticks = code.includes("```") ? "````" : "```";
@@ -345,6 +365,9 @@ export async function apiPages(root: string): Promise<ApiReference> {
     skipErrorChecking: true,
     excludePrivate: true,
     excludeInternal: true,
+    // Sources are named by path and line (for the report of undescribed rows); no git remote is read.
+    disableGit: true,
+    sourceLinkTemplate: "{path}#L{line}",
     logLevel: "Warn",
   });
   const project = await app.convert();

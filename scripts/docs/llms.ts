@@ -22,11 +22,13 @@ export function plainMarkdown(page: Page): string {
 /** The opening sentence of a page, after its title, on one line. */
 function summaryOf(page: Page): string {
   const paragraph = plainMarkdown(page)
+    .replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, "")
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .find((block) => block && !/^(#|```|\||-|<|!\[)/.test(block));
-  const line = (paragraph ?? "").replace(/\s+/g, " ");
-  const sentence = /^(.*?[.:])(?:\s|$)/.exec(line)?.[1] ?? line;
+  // Links are shown as their text: a page's relative links do not resolve from llms.txt.
+  const line = (paragraph ?? "").replace(/\s+/g, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+  const sentence = /^(.*?\.)(?:\s|$)/.exec(line)?.[1] ?? line;
   return sentence.length > 200 ? `${sentence.slice(0, 197)}…` : sentence;
 }
 

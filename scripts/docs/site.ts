@@ -160,7 +160,15 @@ export async function buildSite(root: string, outDir: string): Promise<BuiltSite
   const generated = await generateSources(root);
   const { build } = await import("vitepress");
   await rm(outDir, { recursive: true, force: true });
-  await build(`${root}/docs`, { outDir });
+  // Vue's production build, as `vitepress build` uses (under vitest NODE_ENV is "test").
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build(`${root}/docs`, { outDir });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   for (const [path, contents] of llmsFiles(generated.pages)) {
     await mkdir(dirname(`${outDir}/${path}`), { recursive: true });
     await writeFile(`${outDir}/${path}`, contents);
