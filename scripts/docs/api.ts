@@ -222,7 +222,9 @@ class ApiRenderer {
       // A machine's or a library's inferred type can run to pages: its outline is what a reader needs.
       const flags = [member.flags.isStatic ? "static " : "", member.flags.isReadonly ? "readonly " : ""].join("");
       const optional = member.flags.isOptional ? "?" : "";
-      const description = this.cellHtml(member.signatures?.[0]?.comment ?? member.comment);
+      // A member that overrides another (each error class's `static type`) has the overridden one's description.
+      const overridden = member.overwrites instanceof ReferenceType ? (member.overwrites.reflection as DeclarationReflection | undefined) : undefined;
+      const description = this.cellHtml(member.signatures?.[0]?.comment ?? member.comment ?? overridden?.signatures?.[0]?.comment ?? overridden?.comment);
       if (!description) this.record(owner, member);
       return `<tr><td><code>${escapeHtml(`${flags}${member.name}${optional}`)}</code></td><td><code>${escapeHtml(brief(type))}</code></td><td>${description}</td></tr>`;
     });

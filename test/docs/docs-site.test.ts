@@ -123,7 +123,13 @@ describe("the docs site", () => {
 
   it("has a description, written in the source, for every public option (AuthConfig and every type its options reach)", () => {
     const options = undescribed.filter((row) => row.option);
-    expect(options.map((row) => `${row.member} (${row.source.replace(`${root}/`, "")})`)).toEqual([]);
+    expect(options.map((row) => `${row.member} (${row.source})`)).toEqual([]);
+  });
+
+  it("has a description for every other member too, apart from the catalog's profile claims and the machines' own types", () => {
+    // Still to write: each provider's profile fields (the provider's API documents them) and the machines' context types.
+    const rest = undescribed.filter((row) => !row.source.includes("src/providers/catalog/") && !/(^|\/)machines\//.test(row.source));
+    expect(rest.map((row) => `${row.member} (${row.source})`)).toEqual([]);
   });
 
   it("publishes llms.txt, llms-full.txt and each page's Markdown at the site's root", async () => {
