@@ -42,6 +42,7 @@ export type ErrorType =
   | "WebAuthnVerificationError";
 
 export interface AuthErrorOptions {
+  /** What caused the error: an `Error` (kept as `cause.err`) or an object of details (kept as is). */
   cause?: unknown;
 }
 
@@ -62,9 +63,12 @@ export class AuthError extends Error {
   readonly type: ErrorType = "Configuration";
   /** The kind of error: a sign-in error is reported on the sign-in page, any other on the error page. */
   static kind: "signIn" | "error" = "error";
+  /** The error type of the class: what `type` is on each of its errors. */
   static type: ErrorType = "Configuration";
+  /** What caused it: `err`, the original error, and details; logged on the server, never sent to the browser. */
   declare cause?: { err?: Error; [key: string]: unknown };
 
+  /** A message (default: the type and its troubleshooting link) and, in the options, a `cause`. */
   constructor(message?: string | AuthErrorOptions, options?: AuthErrorOptions) {
     const opts = typeof message === "object" ? message : options;
     const text = typeof message === "string" ? message : undefined;
@@ -91,6 +95,7 @@ export class AuthError extends Error {
  */
 export class SignInError extends AuthError {
   static override kind = "signIn" as const;
+  /** A reason the sign-in page may show, sent as `&code=`; it never says which input was wrong. */
   code?: string;
 }
 
@@ -218,6 +223,7 @@ export class WebAuthnVerificationError extends SignInError {
  * can (Signal API), so autofill stops offering a passkey that can never work here.
  */
 export class UnknownPasskey extends WebAuthnVerificationError {
+  /** `unknown_passkey`: the sign-in page says the passkey is not registered here and offers another way or a new passkey. */
   override code = "unknown_passkey";
 }
 
@@ -239,7 +245,9 @@ export class CredentialsSignin extends SignInError {
  */
 export class RateLimited extends SignInError {
   static override type: ErrorType = "RateLimited";
+  /** Seconds until the limit's window closes and an attempt may succeed (at least 1); also the error's `code`. */
   readonly retryAfter: number;
+  /** A message, the seconds until the window closes, and optionally a `cause`. */
   constructor(message: string, retryAfter: number, options?: AuthErrorOptions) {
     super(message, options);
     this.retryAfter = Math.max(1, Math.ceil(retryAfter));

@@ -15,6 +15,7 @@ export const DEFAULT_BASE_PATH = "/api/auth";
 
 /** The configuration of `AppAuth`: the core's options except `raw`, plus `callbacks.authorized`. */
 export interface AppAuthConfig extends Omit<AuthConfig, "raw" | "callbacks"> {
+  /** The core's callbacks, plus `authorized`, which the middleware asks whether a request may go on. */
   callbacks?: CallbacksOptions & {
     /**
      * Decides, in middleware, whether a request may go on: `true` allows; `false` or nothing sends

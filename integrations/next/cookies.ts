@@ -8,8 +8,11 @@ import { nextHeaders, nextNavigation } from "./modules.js";
 
 /** The response half of a pages-router API route or of `getServerSideProps`' context. */
 export interface NodeResponseLike {
+  /** Reads a header already set on the response (`Set-Cookie`, to add to it). */
   getHeader(name: string): number | string | string[] | undefined;
+  /** Sets a response header. */
   setHeader(name: string, value: string | string[]): unknown;
+  /** Whether the headers are gone: cookies can no longer be set then. */
   headersSent?: boolean;
 }
 

@@ -48,7 +48,9 @@ export type { AppRouteHandler, NextAuthRequest } from "./middleware-forms.js";
 
 /** `getServerSideProps`' context, or anything carrying a Node request and response. */
 export interface ServerSidePropsContextLike {
+  /** The Node request: its cookies and headers are read. */
   req: NodeRequestLike;
+  /** The Node response: a renewed session cookie is written to it. */
   res: NodeResponseLike;
 }
 
@@ -86,6 +88,7 @@ export interface AuthFunction {
 export interface AppAuthResult {
   /** The catch-all route's handlers: `export const { GET, POST } = handlers`. */
   handlers: { GET: (request: NextRequest) => Promise<Response>; POST: (request: NextRequest) => Promise<Response> };
+  /** The session: `await auth()` in a server component, route handler or server action; `auth(ctx)` in `getServerSideProps`; `auth(handler)` wraps a middleware or route. */
   auth: AuthFunction;
   /**
    * Signs in from a server action. Without `provider`: the sign-in page. Redirects (Next's

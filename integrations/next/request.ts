@@ -9,8 +9,11 @@ import { nextHeaders } from "./modules.js";
 
 /** The request half of a pages-router API route or of `getServerSideProps`' context. */
 export interface NodeRequestLike {
+  /** The request's headers, as Node gives them. */
   headers: Record<string, string | string[] | undefined>;
+  /** The request's path and query. */
   url?: string;
+  /** The request's method. */
   method?: string;
   /** Node's socket; a TLS socket (`encrypted: true`) makes the origin https. */
   socket?: unknown;

@@ -44,26 +44,39 @@ export type ResumableAuthConfigQrl = QRL<(event: RequestEvent) => ResumableAuthC
  * (`CredentialsSignin`, `credentials`); a refused attempt (`RateLimited`) has `retryAfter`, seconds.
  */
 export interface ActionFailure<Field extends string> {
+  /** Always `true`: the action failed. */
   failed: true;
+  /** Messages by form field, for the fields that were refused. */
   fieldErrors: Partial<Record<Field, string[]>>;
+  /** Messages about the form as a whole. */
   formErrors: string[];
+  /** The library's error type (`CredentialsSignin`, `RateLimited`). */
   error?: string;
+  /** The error's code, when it has one (`credentials`). */
   code?: string;
+  /** Seconds until a refused attempt may be tried again (`RateLimited`). */
   retryAfter?: number;
 }
 
 /** An action that went through: `failed`, `fieldErrors` and `formErrors` are all absent. */
 export interface ActionSuccess {
+  /** Absent: the action went through. */
   failed?: undefined;
+  /** Absent: no field was refused. */
   fieldErrors?: undefined;
+  /** Absent: the form was accepted. */
   formErrors?: undefined;
 }
 
 /** What `useSignIn` submits: the spec's fields, plus the provider's own (credentials, email address). */
 export interface SignInFields {
+  /** The provider to sign in with (`github`, `credentials`, `email`). */
   providerId?: string;
+  /** Where to land after signing in; default: the current page. */
   redirectTo?: string;
+  /** Options of the sign-in, as `signIn`'s second argument (`redirectTo`, the provider's fields). */
   options?: { redirectTo?: string; [field: string]: unknown };
+  /** Extra parameters for the provider's authorization request (`prompt`, `login_hint`). */
   authorizationParams?: string | Record<string, string>;
   [field: string]: unknown;
 }
@@ -73,7 +86,9 @@ export interface ResumableAuthResult {
   onRequest: RequestHandler;
   /** The session, or `null`: `const session = useSession(); session.value?.user`. */
   useSession: Loader<Session | null>;
+  /** Signs in: an action to submit with `SignInFields` (a `<Form>` or `action.submit`). */
   useSignIn: Action<ActionSuccess | ActionFailure<"providerId" | "redirectTo" | "options" | "authorizationParams">, SignInFields, true>;
+  /** Signs out: an action to submit, optionally with `redirectTo`. */
   useSignOut: Action<ActionSuccess | ActionFailure<"redirectTo">, { redirectTo?: string }, true>;
   /** Resolves with `{ session }`, the updated session. */
   useUpdateSession: Action<(ActionSuccess & { session: Session }) | (ActionFailure<string> & { session?: undefined }), Record<string, string | number | boolean | null>, true>;

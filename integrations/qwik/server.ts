@@ -32,7 +32,9 @@ export type { ResumableAuthConfig } from "./env.js";
 
 /** What a guard gets: the session (or `null`) and the cookies reading it wrote (already handed to Qwik's cookie API). */
 export interface GetSessionResult {
+  /** The cookies reading the session wrote (a renewed or cleared session cookie). */
   cookie: SetCookie[];
+  /** The session, or `null` when signed out. */
   data: Session | null;
   /** Set when the store could not be reached (StoreUnavailable): `data` is `null` then, failing closed, but nobody was signed out. */
   unavailable?: true;
@@ -191,9 +193,13 @@ export function navigationTo(event: AuthRequestEvent, config: AuthConfig, target
 }
 
 export interface SignInInput {
+  /** The provider to sign in with. */
   providerId?: string;
+  /** Where to land after signing in. */
   redirectTo?: string;
+  /** Options of the sign-in (`redirectTo`, the provider's fields). */
   options?: Record<string, unknown>;
+  /** Extra parameters for the provider's authorization request. */
   authorizationParams?: AuthorizationParams;
   /** Any other field of the form: the credentials, the email address, ... */
   [field: string]: unknown;

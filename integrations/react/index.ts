@@ -27,7 +27,9 @@ export type { Session } from "../../src/types.js";
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
 
 export interface SessionContextValue {
+  /** The session, or `null` when signed out or not known yet (see `status`). */
   data: Session | null;
+  /** `loading` until the session is known, then `authenticated` or `unauthenticated`. */
   status: SessionStatus;
   /**
    * Without an argument: refetches the session. With `data`: posts it as an update (the jwt
@@ -39,6 +41,7 @@ export interface SessionContextValue {
 const SessionContext = createContext<SessionContextValue | undefined>(undefined);
 
 export interface SessionProviderProps {
+  /** The part of the application that reads the session. */
   children?: ReactNode;
   /** The session read on the server (`await auth()`): the first render needs no fetch. */
   session?: Session | null;
@@ -140,6 +143,7 @@ export function SessionProvider(props: SessionProviderProps): ReactNode {
 export interface UseSessionOptions {
   /** The component needs a session: without one, `onUnauthenticated` runs (default: go to sign in). */
   required?: boolean;
+  /** What to do when `required` and there is no session; default: go to the sign-in page. */
   onUnauthenticated?: () => void;
 }
 

@@ -31,6 +31,7 @@ export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
 export interface SessionState {
   /** The session; `null` when signed out or not known yet (see `status`). */
   data: Accessor<Session | null>;
+  /** `loading` until the session is known, then `authenticated` or `unauthenticated`. */
   status: Accessor<SessionStatus>;
   /**
    * Without an argument: refetches the session. With `data`: posts it as an update (the jwt
@@ -180,6 +181,7 @@ const SessionContext = createContext<SessionState>();
 export interface SessionProviderProps extends Omit<CreateSessionOptions, "session"> {
   /** The session read on the server (e.g. `session()` of a `createAsync`); omit it to fetch in the browser. */
   session?: Session | null;
+  /** The part of the application that reads the session. */
   children?: JSX.Element;
 }
 
@@ -205,6 +207,7 @@ export function SessionProvider(props: SessionProviderProps): JSX.Element {
 export interface UseSessionOptions {
   /** The component needs a session: without one, `onUnauthenticated` runs (default: go to sign in). */
   required?: boolean;
+  /** What to do when `required` and there is no session; default: go to the sign-in page. */
   onUnauthenticated?: () => void;
 }
 

@@ -18,9 +18,11 @@ export type { CookieWriter } from "../../src/server/response-cookies.js";
 
 /** A SolidStart `FetchEvent` / `RequestEvent` / `APIEvent`, as far as appauth needs it. */
 export interface AuthRequestEvent {
+  /** The request being served. */
   request: Request;
   /** The connection's address, as SolidStart gives it (behind proxies, see `rateLimit.trustProxy`). */
   clientAddress?: string | undefined;
+  /** Per-request storage: the middleware puts `auth()` here. */
   locals: Record<string | number | symbol, unknown>;
   /** The response under construction: cookies written here reach the browser with it. */
   response?: { headers: Pick<Headers, "append"> };

@@ -73,6 +73,7 @@ export interface MiddlewareOptions {
 export interface ReactiveAuthResult {
   /** `export const { GET, POST } = auth` in `src/routes/<prefix>/[...auth].ts`. */
   GET: AuthRouteHandler;
+  /** The catch-all route's POST handler. */
   POST: AuthRouteHandler;
   /**
    * The session of the request being served (a `"use server"` function, an API route, the

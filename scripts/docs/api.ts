@@ -1,8 +1,9 @@
 /**
  * The API reference: one page per public entry point of package.json's "exports", from the TSDoc
  * of the sources. TypeDoc reads the code (which exports an entry reaches, the comments, the types);
- * the pages are rendered here, into the site's own layout, so every anchor is one the link checker
- * can see.
+ * the pages are written here as Markdown for VitePress, each export under a heading anchored by its
+ * name, so every anchor is one the link checker can see. Every member row without a description is
+ * recorded: the docs test fails on one (the descriptions are written in the sources, as TSDoc).
  */
 import { readFile, readdir } from "node:fs/promises";
 import {
@@ -18,8 +19,8 @@ import {
   type SignatureReflection,
 } from "typedoc";
 import * as errors from "../../src/errors.js";
-import { escapeHtml, leadingComment, renderInline, renderMarkdown } from "./markdown.js";
-import type { Page } from "./layout.js";
+import { escapeHtml, leadingComment, proseMarkdown, renderInline } from "./markdown.js";
+import type { Page } from "./pages.js";
 
 export interface EntryPoint {
   /** The source file, relative to the repository's root (`src/jwt/index.ts`). */
@@ -30,10 +31,22 @@ export interface EntryPoint {
   fromWildcard: boolean;
 }
 
-/** `appauth` → `api/appauth.html`, `appauth/providers/github` → `api/providers-github.html`. */
+/** `appauth` → `api/appauth.md`, `appauth/providers/github` → `api/providers-github.md` (built as `.html`). */
 export function apiPath(importPath: string): string {
   const rest = importPath === "appauth" ? "appauth" : importPath.slice("appauth/".length).replace(/\//g, "-");
-  return `api/${rest}.html`;
+  return `api/${rest}.md`;
+}
+
+/** A row of the reference (a member of an exported interface, class or object type) with no description. */
+export interface Undescribed {
+  /** The page's import path, e.g. `appauth`. */
+  entry: string;
+  /** `AuthConfig.adapter`. */
+  member: string;
+  /** Where to write the comment: `src/types.ts:485`. */
+  source: string;
+  /** A member of a type the configuration reaches (`AuthConfig` and the types of its options, at any depth). */
+  option: boolean;
 }
 
 /** Files a `*` export reaches that are not entry points of their own: the catalog's index and helpers. */
@@ -103,11 +116,18 @@ function kindLabel(reflection: Reflection): string {
 class ApiRenderer {
   /** Top-level export → its page and anchor, for `{@link}` and references. */
   private readonly anchors = new Map<Reflection, string>();
+  /** The configuration's types: `AuthConfig` and every declaration its options' types reach. */
+  private readonly options: Set<Reflection>;
+  /** Member rows rendered without a description, for the test that fails on one. */
+  readonly undescribed: Undescribed[] = [];
+  private entry = "";
 
   constructor(private readonly modules: { entry: EntryPoint; module: DeclarationReflection }[]) {
     for (const { entry, module } of modules) {
       for (const child of module.children ?? []) this.anchors.set(child, `${apiPath(entry.importPaths[0]!)}#${child.name}`);
     }
+    const config = modules.flatMap(({ module }) => module.children ?? []).find((child) => child.name === "AuthConfig");
+    this.options = reachable(config ? [config] : []);
   }
 
   /** An href from an API page to the export `target` (or its nearest top-level parent). */
@@ -143,18 +163,40 @@ class ApiRenderer {
     return comment;
   }
 
-  private commentHtml(comment: Comment | undefined): string {
+  /** A comment as Markdown: the summary, then the block tags a reader needs. */
+  private commentMarkdown(comment: Comment | undefined): string {
     if (!comment) return "";
-    const out = [renderMarkdown(this.text(comment.summary)).html];
+    const out = [this.text(comment.summary).trim()];
     for (const tag of comment.blockTags) {
       const content = this.text(tag.content).trim();
-      if (tag.tag === "@example") out.push(`<p><strong>Example</strong></p>${renderMarkdown(content).html}`);
-      else if (tag.tag === "@see") out.push(`<p>See: ${renderInline(/^https:\/\/\S+$/.test(content) ? `<${content}>` : content)}</p>`);
-      else if (tag.tag === "@deprecated") out.push(`<p><strong>Deprecated.</strong> ${renderInline(content)}</p>`);
-      else if (tag.tag === "@default" || tag.tag === "@defaultValue") out.push(`<p>Default: ${renderInline(content)}</p>`);
-      else if (tag.tag === "@throws") out.push(`<p>Throws: ${renderInline(content)}</p>`);
+      if (tag.tag === "@example") out.push(`**Example**\n\n${content}`);
+      else if (tag.tag === "@see") out.push(`See: ${/^https:\/\/\S+$/.test(content) ? `<${content}>` : content}`);
+      else if (tag.tag === "@deprecated") out.push(`**Deprecated.** ${content}`);
+      else if (tag.tag === "@default" || tag.tag === "@defaultValue") out.push(`Default: ${content}`);
+      else if (tag.tag === "@throws") out.push(`Throws: ${content}`);
     }
-    return out.join("\n");
+    return proseMarkdown(out.filter(Boolean).join("\n\n"));
+  }
+
+  /** A member's description for a table cell (HTML): its summary and default. */
+  private cellHtml(comment: Comment | undefined): string {
+    if (!comment) return "";
+    const parts = [this.text(comment.summary).trim()];
+    const deprecated = comment.blockTags.find((tag) => tag.tag === "@deprecated");
+    if (deprecated) parts.push(`**Deprecated.** ${this.text(deprecated.content).trim()}`.trim());
+    const byDefault = comment.blockTags.find((tag) => tag.tag === "@default" || tag.tag === "@defaultValue");
+    if (byDefault) parts.push(`Default: ${this.text(byDefault.content).trim()}`);
+    return parts.filter(Boolean).map((part) => renderInline(part.replace(/\s*\n\s*/g, " "))).join(" ");
+  }
+
+  private record(owner: DeclarationReflection, member: DeclarationReflection): void {
+    const at = member.sources?.[0];
+    this.undescribed.push({
+      entry: this.entry,
+      member: `${owner.name}.${member.name}`,
+      source: at ? `${at.fileName}:${at.line}` : "unknown",
+      option: this.options.has(owner),
+    });
   }
 
   private signature(name: string, signature: SignatureReflection): string {
@@ -164,12 +206,12 @@ class ApiRenderer {
     const text = `${prefix}${name}${typeParams}(${params.join(", ")}): ${signature.type?.toString() ?? "void"}`;
     const documented = (signature.parameters ?? []).filter((p) => p.comment);
     const table = documented.length
-      ? `<table><tbody>${documented.map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${renderInline(this.text(p.comment?.summary))}</td></tr>`).join("")}</tbody></table>`
+      ? `<table><tbody>${documented.map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${this.cellHtml(p.comment)}</td></tr>`).join("")}</tbody></table>`
       : "";
-    return `<pre class="signature"><code>${escapeHtml(text)}</code></pre>${table}`;
+    return `${fence(text)}\n\n${table}`;
   }
 
-  private members(reflection: DeclarationReflection): string {
+  private members(reflection: DeclarationReflection, owner = reflection): string {
     const own = (reflection.children ?? []).filter((m) => !m.inheritedFrom && !m.flags.isPrivate && !m.flags.isProtected && !m.name.startsWith("#"));
     if (own.length === 0) return "";
     const rows = own.map((member) => {
@@ -177,56 +219,63 @@ class ApiRenderer {
       const type = signatures.length
         ? signatures.map((s) => `(${(s.parameters ?? []).map((p) => `${p.name}: ${p.type?.toString() ?? "unknown"}`).join(", ")}) => ${s.type?.toString() ?? "void"}`).join(" | ")
         : (member.type?.toString() ?? "");
+      // A machine's or a library's inferred type can run to pages: its outline is what a reader needs.
       const flags = [member.flags.isStatic ? "static " : "", member.flags.isReadonly ? "readonly " : ""].join("");
       const optional = member.flags.isOptional ? "?" : "";
-      const comment = this.text((member.signatures?.[0]?.comment ?? member.comment)?.summary);
-      return `<tr><td><code>${escapeHtml(`${flags}${member.name}${optional}`)}</code></td><td><code>${escapeHtml(type)}</code></td><td>${renderInline(comment)}</td></tr>`;
+      // A member that overrides another (each error class's `static type`) has the overridden one's description.
+      const overridden = member.overwrites instanceof ReferenceType ? (member.overwrites.reflection as DeclarationReflection | undefined) : undefined;
+      const description = this.cellHtml(member.signatures?.[0]?.comment ?? member.comment ?? overridden?.signatures?.[0]?.comment ?? overridden?.comment);
+      if (!description) this.record(owner, member);
+      return `<tr><td><code>${escapeHtml(`${flags}${member.name}${optional}`)}</code></td><td><code>${escapeHtml(brief(type))}</code></td><td>${description}</td></tr>`;
     });
-    return `<table><thead><tr><th>member</th><th>type</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+    return `<table class="members"><thead><tr><th>member</th><th>type</th><th>description</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }
 
   private declaration(reflection: DeclarationReflection): string {
-    const heading = `<h2 id="${escapeHtml(reflection.name)}">${escapeHtml(reflection.name)}<span class="kind">${kindLabel(reflection)}</span></h2>`;
+    // A Markdown heading (it is in the page's outline) with the export's own name as its anchor.
+    const heading = `## ${reflection.name} <Badge type="info" text="${kindLabel(reflection)}" /> {#${reflection.name}}`;
     if (reflection instanceof ReferenceReflection) {
       const target = reflection.tryGetTargetReflectionDeep();
       const href = target ? this.hrefTo(target) : undefined;
       const name = target?.name ?? reflection.name;
-      return `${heading}<p>The same as ${href ? `<a href="${escapeHtml(href)}"><code>${escapeHtml(name)}</code></a>` : `<code>${escapeHtml(name)}</code>`}.</p>`;
+      return `${heading}\n\nThe same as ${href ? `[\`${name}\`](${href})` : `\`${name}\``}.`;
     }
-    const parts = [heading, this.commentHtml(this.ownComment(reflection))];
+    const parts = [heading, this.commentMarkdown(this.ownComment(reflection))];
     const extended = reflection.extendedTypes?.map((t) => {
       const href = t instanceof ReferenceType && t.reflection ? this.hrefTo(t.reflection) : undefined;
-      const name = `<code>${escapeHtml(t.toString())}</code>`;
-      return href ? `<a href="${escapeHtml(href)}">${name}</a>` : name;
+      return href ? `[\`${t.toString()}\`](${href})` : `\`${t.toString()}\``;
     });
-    if (extended?.length) parts.push(`<p>Extends ${extended.join(", ")}.</p>`);
+    if (extended?.length) parts.push(`Extends ${extended.join(", ")}.`);
     if (reflection.kind === ReflectionKind.Class && ERROR_CLASSES.has(reflection.name)) {
-      const anchor = reflection.name.toLowerCase();
-      parts.push(`<p>What it means and how to fix it: <a href="../troubleshooting.html#${anchor}">Troubleshooting</a>.</p>`);
+      parts.push(`What it means and how to fix it: [Troubleshooting](../troubleshooting.md#${reflection.name.toLowerCase()}).`);
     }
     if (reflection.kind === ReflectionKind.TypeAlias) {
-      parts.push(`<pre class="signature"><code>${escapeHtml(`type ${reflection.name} = ${reflection.type?.toString() ?? "unknown"}`)}</code></pre>`);
+      parts.push(fence(`type ${reflection.name} = ${reflection.type?.toString() ?? "unknown"}`));
+      // An object type's members are options like an interface's: each is a row with its description.
+      const declaration = reflection.type?.type === "reflection" ? reflection.type.declaration : undefined;
+      if (declaration?.children?.length) parts.push(this.members(declaration, reflection));
     } else if (reflection.kind === ReflectionKind.Variable) {
-      parts.push(`<pre class="signature"><code>${escapeHtml(`const ${reflection.name}: ${reflection.type?.toString() ?? "unknown"}`)}</code></pre>`);
+      parts.push(fence(`const ${reflection.name}: ${brief(reflection.type?.toString() ?? "unknown")}`));
     }
     for (const signature of reflection.signatures ?? []) parts.push(this.signature(reflection.name, signature));
     if (reflection.kind === ReflectionKind.Class || reflection.kind === ReflectionKind.Interface) parts.push(this.members(reflection));
-    return parts.join("\n");
+    return parts.filter(Boolean).join("\n\n");
   }
 
   async page(entry: EntryPoint, module: DeclarationReflection, root: string): Promise<Page> {
     const [importPath, ...aliases] = entry.importPaths as [string, ...string[]];
+    this.entry = importPath;
     const children = [...(module.children ?? [])].sort((a, b) => kindRank(a) - kindRank(b) || a.name.localeCompare(b.name));
     const header = leadingComment(await readFile(`${root}/${entry.file}`, "utf8")).text;
-    const toc = children.map((c) => `<a href="#${escapeHtml(c.name)}"><code>${escapeHtml(c.name)}</code></a>`).join(", ");
+    const toc = children.map((c) => `[\`${c.name}\`](#${c.name})`).join(", ");
     const body = [
-      `<h1>${escapeHtml(importPath)}</h1>`,
-      `<pre><code class="language-ts">import { … } from "${escapeHtml(importPath)}";</code></pre>`,
-      aliases.length ? `<p>Also imported as ${aliases.map((a) => `<code>${escapeHtml(a)}</code>`).join(", ")}.</p>` : "",
-      header ? renderMarkdown(header).html : "",
-      `<p>Source: <code>${escapeHtml(entry.file)}</code>. Exports: ${toc || "none"}.</p>`,
+      `# ${importPath}`,
+      fence(`import { … } from "${importPath}";`),
+      aliases.length ? `Also imported as ${aliases.map((a) => `\`${a}\``).join(", ")}.` : "",
+      proseMarkdown(header),
+      `Source: \`${entry.file}\`. Exports: ${toc || "none"}.`,
       ...children.map((child) => this.declaration(child)),
-    ];
+    ].filter(Boolean);
     return {
       path: apiPath(importPath),
       title: importPath,
@@ -234,9 +283,64 @@ class ApiRenderer {
       // The catalog's providers and mail services are listed on the API index, not in the navigation.
       inNav: !entry.fromWildcard,
       order: importPath === "appauth" ? 1 : 10,
-      body: body.join("\n"),
+      body: body.join("\n\n"),
     };
   }
+}
+
+/**
+ * The declarations `roots` reach through their types: members' types, parameters and results of
+ * signatures, type arguments, unions, intersections, arrays, base types and aliases, at any depth.
+ */
+function reachable(roots: DeclarationReflection[]): Set<Reflection> {
+  const seen = new Set<Reflection>();
+  const visitDeclaration = (declaration: Reflection | undefined): void => {
+    if (!declaration || seen.has(declaration)) return;
+    seen.add(declaration);
+    const d = declaration as DeclarationReflection;
+    visitType(d.type);
+    for (const t of d.extendedTypes ?? []) visitType(t);
+    for (const child of d.children ?? []) visitDeclaration(child);
+    for (const signature of [...(d.signatures ?? []), ...(d.indexSignatures ?? [])]) {
+      for (const parameter of signature.parameters ?? []) visitType(parameter.type);
+      visitType(signature.type);
+    }
+  };
+  const visitType = (type: unknown): void => {
+    if (!type || typeof type !== "object") return;
+    const t = type as Record<string, unknown> & { type?: string };
+    if (t.type === "reference") visitDeclaration((type as ReferenceType).reflection);
+    if (t.type === "reflection") visitDeclaration((t as unknown as { declaration: Reflection }).declaration);
+    for (const key of ["types", "elements", "typeArguments"]) for (const inner of (t[key] as unknown[] | undefined) ?? []) visitType(inner);
+    for (const key of ["elementType", "target", "objectType", "indexType", "checkType", "extendsType", "trueType", "falseType"]) visitType(t[key]);
+  };
+  for (const root of roots) visitDeclaration(root);
+  return seen;
+}
+
+/** Types longer than this are shown by their outline (`StateMachine<OAuthContext, …>`). */
+const LONGEST_TYPE = 240;
+
+/** A type's text, or for a very long one its name and first type argument. */
+export function brief(type: string): string {
+  if (type.length <= LONGEST_TYPE) return type;
+  const open = type.indexOf("<");
+  if (open > 0 && open < 80) {
+    let depth = 0;
+    for (let i = open + 1; i < type.length; i++) {
+      const c = type[i];
+      if (c === "<" || c === "{" || c === "(" || c === "[") depth++;
+      else if (c === ">" || c === "}" || c === ")" || c === "]") depth--;
+      else if (c === "," && depth === 0 && i < LONGEST_TYPE) return `${type.slice(0, i)}, …>`;
+    }
+  }
+  return `${type.slice(0, LONGEST_TYPE)}…`;
+}
+
+/** A TypeScript code block; a longer fence when the code holds backticks. */
+function fence(code: string): string {
+  const ticks = code.includes("```") ? "````" : "```";
+  return `${ticks}ts\n${code}\n${ticks}`;
 }
 
 /** The module reflection TypeDoc made for `file`. */
@@ -247,8 +351,13 @@ function moduleFor(project: ProjectReflection, root: string, file: string): Decl
   return found;
 }
 
+export interface ApiReference {
+  pages: Page[];
+  undescribed: Undescribed[];
+}
+
 /** Converts the entry points with TypeDoc and renders an API page for each, plus the index. */
-export async function apiPages(root: string): Promise<Page[]> {
+export async function apiPages(root: string): Promise<ApiReference> {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, "utf8")) as { exports: Record<string, unknown> };
   const entries = await entryPoints(pkg.exports, root);
   const app = await Application.bootstrapWithPlugins({
@@ -258,32 +367,37 @@ export async function apiPages(root: string): Promise<Page[]> {
     skipErrorChecking: true,
     excludePrivate: true,
     excludeInternal: true,
+    // Sources are named by path and line (for the report of undescribed rows); no git remote is read.
+    disableGit: true,
+    sourceLinkTemplate: "{path}#L{line}",
     logLevel: "Warn",
   });
   const project = await app.convert();
   if (!project) throw new Error("TypeDoc could not convert the entry points");
   const modules = entries.map((entry) => ({ entry, module: moduleFor(project, root, entry.file) }));
   const renderer = new ApiRenderer(modules);
-  const pages = await Promise.all(modules.map(({ entry, module }) => renderer.page(entry, module, root)));
+  const pages: Page[] = [];
+  // One at a time: the renderer notes which page an undescribed row is on.
+  for (const { entry, module } of modules) pages.push(await renderer.page(entry, module, root));
   const list = (filter: (p: Page) => boolean) =>
     pages
       .filter(filter)
-      .map((p) => `<li><a href="${escapeHtml(p.path.slice("api/".length))}">${escapeHtml(p.title)}</a></li>`)
-      .join("");
+      .map((p) => `- [${p.title}](${p.path.slice("api/".length)})`)
+      .join("\n");
   const index: Page = {
-    path: "api/index.html",
+    path: "api/index.md",
     title: "API reference",
     section: "api",
     inNav: true,
     order: 0,
     body: [
-      `<h1>API reference</h1>`,
-      `<p>Every public entry point of the package (<code>exports</code> in package.json), generated from the TSDoc of the sources.</p>`,
-      `<ul>${list((p) => p.inNav)}</ul>`,
-      `<h2 id="providers">Providers</h2>`,
-      `<p>One module per catalog provider and mail service (see also <a href="../providers/index.html">Providers</a>).</p>`,
-      `<ul>${list((p) => !p.inNav)}</ul>`,
-    ].join("\n"),
+      `# API reference`,
+      `Every public entry point of the package (\`exports\` in package.json), generated from the TSDoc of the sources.`,
+      list((p) => p.inNav),
+      `## Providers {#providers}`,
+      `One module per catalog provider and mail service (see also [Providers](../providers/index.md)).`,
+      list((p) => !p.inNav),
+    ].join("\n\n"),
   };
-  return [index, ...pages];
+  return { pages: [index, ...pages], undescribed: renderer.undescribed };
 }

@@ -61,7 +61,10 @@ function problemWith(index: SiteIndex, page: string, href: string): string | und
   if (href === "") return "empty link";
   const [pathAndQuery, hash] = href.split("#", 2) as [string, string | undefined];
   const path = pathAndQuery.split("?")[0]!;
-  const target = path === "" ? page : posix.normalize(posix.join(posix.dirname(page), decodeURIComponent(path)));
+  // Root-relative links (VitePress writes `/concepts/sessions.html`) start at the site's root; a
+  // folder's address is its index.html.
+  const joined = path.startsWith("/") ? posix.normalize(`.${decodeURIComponent(path)}`) : posix.normalize(posix.join(posix.dirname(page), decodeURIComponent(path)));
+  const target = path === "" ? page : joined.endsWith("/") || path.endsWith("/") ? `${joined.replace(/\/?$/, "/")}index.html`.replace(/^\.\//, "") : joined;
   if (target.startsWith("..")) return "points outside the site";
   if (!index.files.has(target)) return `no such page: ${target}`;
   if (hash === undefined || hash === "") return undefined;

@@ -6,12 +6,12 @@
 import { readFile, readdir } from "node:fs/promises";
 import type { AnyStateMachine } from "xstate";
 import { allMachines } from "../../machines/index.js";
-import { escapeHtml, leadingComment, renderMarkdown } from "./markdown.js";
-import type { Page } from "./layout.js";
+import { leadingComment, proseMarkdown } from "./markdown.js";
+import type { Page } from "./pages.js";
 
 export interface MachineSite {
   pages: Page[];
-  /** Files to copy into the site: site path → absolute source path. */
+  /** Files to copy into the site's public folder: site path → absolute source path. */
   assets: Map<string, string>;
 }
 
@@ -29,7 +29,7 @@ async function machineSources(root: string): Promise<Map<string, string>> {
 function stateList(machine: AnyStateMachine): string {
   const states = Object.entries(machine.root.states).map(([key, node]) => {
     const final = node.type === "final" ? " (final)" : "";
-    return `<code>${escapeHtml(key)}</code>${final}`;
+    return `\`${key}\`${final}`;
   });
   return states.join(", ");
 }
@@ -37,7 +37,7 @@ function stateList(machine: AnyStateMachine): string {
 function eventList(machine: AnyStateMachine): string {
   // Internal and actor-completion events (xstate.done.actor...) are drawn on the diagram, not listed here.
   const events = [...new Set(machine.events)].filter((type) => !type.startsWith("xstate.") && type !== "");
-  return events.length ? events.map((type) => `<code>${escapeHtml(type)}</code>`).join(", ") : "none: it runs from its input to its output";
+  return events.length ? events.map((type) => `\`${type}\``).join(", ") : "none: it runs from its input to its output";
 }
 
 export async function machinePages(root: string): Promise<MachineSite> {
@@ -50,40 +50,44 @@ export async function machinePages(root: string): Promise<MachineSite> {
     assets.set(`machines/${name}.svg`, `${root}/visualizations/${name}.svg`);
     const { text } = leadingComment(source);
     pages.push({
-      path: `machines/${name}.html`,
+      path: `machines/${name}.md`,
       title: name,
       section: "machines",
       inNav: true,
       body: [
-        `<h1>${escapeHtml(name)}</h1>`,
-        renderMarkdown(text).html,
-        `<p><strong>States:</strong> ${stateList(machine)}.<br><strong>Events it waits for:</strong> ${eventList(machine)}.</p>`,
-        `<p><a href="${escapeHtml(name)}.svg"><img class="diagram" src="${escapeHtml(name)}.svg" alt="The ${escapeHtml(name)} state machine"></a></p>`,
-        `<p>Drawn from the definition by <code>npm run visualize</code>; the Mermaid source is <code>visualizations/${escapeHtml(name)}.mmd</code>.
-          How to read the diagrams: <a href="index.html#reading-the-diagrams">Flow diagrams</a>.</p>`,
-      ].join("\n"),
+        `# ${name}`,
+        proseMarkdown(text),
+        `**States:** ${stateList(machine)}.\\\n**Events it waits for:** ${eventList(machine)}.`,
+        // The theme's diagram: fitted to the page, opened full size with zoom and pan.
+        `<Diagram src="/machines/${name}.svg" alt="The ${name} state machine" />`,
+        `Drawn from the definition by \`npm run visualize\`; the Mermaid source is \`visualizations/${name}.mmd\`.
+How to read the diagrams: [Flow diagrams](index.md#reading-the-diagrams).`,
+      ]
+        .filter(Boolean)
+        .join("\n\n"),
     });
   }
-  const rows = pages.map((page) => `<li><a href="${page.path.slice("machines/".length)}">${escapeHtml(page.title)}</a></li>`);
+  const rows = pages.map((page) => `- [${page.title}](${page.path.slice("machines/".length)})`);
   pages.unshift({
-    path: "machines/index.html",
+    path: "machines/index.md",
     title: "Flow diagrams",
     section: "machines",
     inNav: true,
     order: 0,
     body: [
-      `<h1>Flow diagrams</h1>`,
-      `<p>Every flow of appauth is an XState v5 machine in <code>machines/</code>, pure (no I/O, clock or randomness).
-        The library binds each one to its effects once per configuration; <code>appauth/machines</code> exports the
-        definitions for custom servers. These diagrams are drawn from the definitions, never by hand.</p>`,
-      `<ul>${rows.join("")}</ul>`,
-      `<h2 id="reading-the-diagrams">Reading the diagrams</h2>`,
-      `<p>A transition is labelled <code>event [guard] / actions</code>; <code>done: x</code> and <code>error: x</code> (red)
-        are the outcomes of the invoked actor <code>x</code>; a dashed transition labelled <code>[guard]</code> or
-        <code>always</code> is taken as soon as it can be; dotted ones are delays. A dot marks the initial state, a double
-        border a final state, and lines inside a state list what it invokes. See also
-        <a href="../concepts/machines.html">Machines</a>.</p>`,
-    ].join("\n"),
+      `# Flow diagrams`,
+      `Every flow of appauth is an XState v5 machine in \`machines/\`, pure (no I/O, clock or randomness).
+The library binds each one to its effects once per configuration; \`appauth/machines\` exports the
+definitions for custom servers. These diagrams are drawn from the definitions, never by hand.`,
+      rows.join("\n"),
+      `## Reading the diagrams`,
+      `A transition is labelled \`event [guard] / actions\`; \`done: x\` and \`error: x\` (red)
+are the outcomes of the invoked actor \`x\`; a dashed transition labelled \`[guard]\` or
+\`always\` is taken as soon as it can be; dotted ones are delays. A dot marks the initial state, a double
+border a final state, and lines inside a state list what it invokes. Select a diagram (or its
+**Open full size** button) to see it full size: zoom with the buttons, the mouse wheel or a pinch, and drag to pan.
+See also [Machines](../concepts/machines.md).`,
+    ].join("\n\n"),
   });
   return { pages, assets };
 }

@@ -23,7 +23,8 @@ export function siteHref(href: string): string {
 }
 
 function createRenderer(): ReturnType<typeof MarkdownIt> {
-  const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+  // No raw HTML: what the comments of the sources say is shown as written (`<id>` is text, not a tag).
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.core.ruler.push("heading_ids", (state) => {
     const used = new Set<string>();
     const sections = (state.env as { sections?: Heading[] }).sections;
@@ -76,6 +77,18 @@ export function renderInline(source: string): string {
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * Markdown from the comments of the sources, made safe for VitePress, which compiles every page as
+ * a Vue template: outside code, `<` starts no tag (`<id>` stays text) and `{{` no interpolation.
+ * Autolinks (`<https://…>`) are kept.
+ */
+export function proseMarkdown(source: string): string {
+  return source
+    .split(/(^```[\s\S]*?^```$|`[^`\n]*`)/m)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/<(?!https:\/\/[^>\s]+>)/g, "&lt;").replace(/\{\{/g, "&#123;&#123;")))
+    .join("");
 }
 
 /**

@@ -7,8 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { catalog } from "../../src/providers/catalog/index.js";
 import { envProviderKey } from "../../src/config/env.js";
-import { escapeHtml, leadingComment, renderInline, renderMarkdown } from "./markdown.js";
-import type { Page } from "./layout.js";
+import { leadingComment, proseMarkdown } from "./markdown.js";
+import type { Page } from "./pages.js";
 
 /** Next.js's default basePath: the callback URLs are shown for it (other servers default to `/auth`). */
 export const NEXT_BASE_PATH = "/api/auth";
@@ -55,67 +55,64 @@ function facts(factory: (...args: never[]) => unknown): ProviderFacts {
 
 /** A page path for a provider id. */
 export function providerPath(id: string): string {
-  return `providers/${id}.html`;
+  return `providers/${id}.md`;
 }
 
 function code(text: string): string {
-  return `<code>${escapeHtml(text)}</code>`;
+  return `\`${text}\``;
 }
 
-function row(name: string, value: string): string {
-  return `<tr><th scope="row">${name}</th><td>${value}</td></tr>`;
+function table(rows: [string, string][], head: [string, string] = ["", ""]): string {
+  return [`| ${head[0]} | ${head[1]} |`, "| --- | --- |", ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join("\n");
 }
 
 function providerBody(f: ProviderFacts, comment: { text: string; see: string[] }): string {
   const key = envProviderKey(f.id);
   // OIDC providers without a fixed issuer (a tenant, a realm, a domain) cannot work without one.
   const issuerNeeded = f.type === "oidc" && !f.issuer;
-  const env = [
-    row(code(`AUTH_${key}_ID`), "the client id (required)"),
-    row(code(`AUTH_${key}_SECRET`), "the client secret"),
-    row(
-      code(`AUTH_${key}_ISSUER`),
-      issuerNeeded ? "the issuer URL of your tenant (required: this provider has no fixed issuer)" : "overrides the default issuer",
-    ),
+  const env: [string, string][] = [
+    [code(`AUTH_${key}_ID`), "the client id (required)"],
+    [code(`AUTH_${key}_SECRET`), "the client secret"],
+    [code(`AUTH_${key}_ISSUER`), issuerNeeded ? "the issuer URL of your tenant (required: this provider has no fixed issuer)" : "overrides the default issuer"],
   ];
-  const defaults = [
-    row("id", code(f.id)),
-    row("type", f.type === "oidc" ? "OpenID Connect (<code>oidc</code>)" : "OAuth 2 (<code>oauth</code>)"),
-    row("issuer", f.issuer ? code(f.issuer) : issuerNeeded ? "none: set <code>issuer</code> or the environment variable" : "none"),
-    ...(f.authorization ? [row("authorization endpoint", code(f.authorization))] : []),
-    ...(f.token ? [row("token endpoint", code(f.token))] : []),
-    ...(f.userinfo ? [row("userinfo endpoint", code(f.userinfo))] : []),
-    ...(f.type === "oidc" && !f.authorization ? [row("endpoints", "discovered from the issuer (<code>/.well-known/openid-configuration</code>)")] : []),
-    ...(f.scope ? [row("scope", code(f.scope))] : []),
-    row("checks", f.checks ? f.checks.map(code).join(", ") : "the defaults (PKCE, and <code>nonce</code> for OpenID Connect)"),
+  const defaults: [string, string][] = [
+    ["id", code(f.id)],
+    ["type", f.type === "oidc" ? "OpenID Connect (`oidc`)" : "OAuth 2 (`oauth`)"],
+    ["issuer", f.issuer ? code(f.issuer) : issuerNeeded ? "none: set `issuer` or the environment variable" : "none"],
+    ...(f.authorization ? [["authorization endpoint", code(f.authorization)] as [string, string]] : []),
+    ...(f.token ? [["token endpoint", code(f.token)] as [string, string]] : []),
+    ...(f.userinfo ? [["userinfo endpoint", code(f.userinfo)] as [string, string]] : []),
+    ...(f.type === "oidc" && !f.authorization ? [["endpoints", "discovered from the issuer (`/.well-known/openid-configuration`)"] as [string, string]] : []),
+    ...(f.scope ? [["scope", code(f.scope)] as [string, string]] : []),
+    ["checks", f.checks ? f.checks.map(code).join(", ") : "the defaults (PKCE, and `nonce` for OpenID Connect)"],
   ];
   const callback = `https://app.example.com${NEXT_BASE_PATH}/callback/${f.id}`;
   const see = comment.see.filter((url) => /^https:\/\//.test(url));
   return [
-    `<h1>${escapeHtml(f.name)}</h1>`,
-    comment.text ? renderMarkdown(comment.text).html : "",
-    `<h2 id="setup">Set-up</h2>`,
-    `<pre><code class="language-ts">import ${f.factory} from "appauth/providers/${f.id}";\n\nconst config = { providers: [${f.factory}] };</code></pre>`,
-    `<p>Listed bare, the provider reads its credentials from the environment:</p>`,
-    `<table><tbody>${env.join("")}</tbody></table>`,
-    `<p>Pass options to override any default (<code>${escapeHtml(f.factory)}({ clientId, clientSecret, authorization: { params: { … } } })</code>);
-      <code>authorization.params</code> merge with the defaults key by key.</p>`,
-    `<h2 id="callback-url">Callback URL</h2>`,
-    `<p>Register this redirect URI with ${escapeHtml(f.name)} (for the origin <code>https://app.example.com</code> and Next.js's
-      default basePath <code>${NEXT_BASE_PATH}</code>; elsewhere it is <code>&lt;origin&gt;&lt;basePath&gt;/callback/${escapeHtml(f.id)}</code>,
-      and the basePath defaults to <code>/auth</code>):</p>`,
-    `<pre><code>${escapeHtml(callback)}</code></pre>`,
-    f.formPost ? `<p>${escapeHtml(f.name)} answers with <code>response_mode=form_post</code>: the callback arrives as a POST.</p>` : "",
-    `<h2 id="defaults">Defaults</h2>`,
-    `<table><tbody>${defaults.join("")}</tbody></table>`,
-    see.length
-      ? `<h2 id="provider-documentation">${escapeHtml(f.name)}'s documentation</h2><ul>${see.map((url) => `<li><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></li>`).join("")}</ul>`
-      : "",
-    `<p>API: <a href="../api/providers-${escapeHtml(f.id)}.html">appauth/providers/${escapeHtml(f.id)}</a>.
-      Something refused? See <a href="../troubleshooting.html#invalidendpoints">InvalidEndpoints</a>,
-      <a href="../troubleshooting.html#oauthcallbackerror">OAuthCallbackError</a> and
-      <a href="../troubleshooting.html#oauthaccountnotlinked">OAuthAccountNotLinked</a>.</p>`,
-  ].join("\n");
+    `# ${f.name}`,
+    proseMarkdown(comment.text),
+    `## Set-up {#setup}`,
+    `\`\`\`ts\nimport ${f.factory} from "appauth/providers/${f.id}";\n\nconst config = { providers: [${f.factory}] };\n\`\`\``,
+    `Listed bare, the provider reads its credentials from the environment:`,
+    table(env, ["variable", "what it holds"]),
+    `Pass options to override any default (\`${f.factory}({ clientId, clientSecret, authorization: { params: { … } } })\`);
+\`authorization.params\` merge with the defaults key by key.`,
+    `## Callback URL {#callback-url}`,
+    `Register this redirect URI with ${f.name} (for the origin \`https://app.example.com\` and Next.js's
+default basePath \`${NEXT_BASE_PATH}\`; elsewhere it is \`<origin><basePath>/callback/${f.id}\`,
+and the basePath defaults to \`/auth\`):`,
+    `\`\`\`text\n${callback}\n\`\`\``,
+    f.formPost ? `${f.name} answers with \`response_mode=form_post\`: the callback arrives as a POST.` : "",
+    `## Defaults {#defaults}`,
+    table(defaults, ["setting", "value"]),
+    see.length ? `## ${f.name}'s documentation {#provider-documentation}\n\n${see.map((url) => `- <${url}>`).join("\n")}` : "",
+    `API: [appauth/providers/${f.id}](../api/providers-${f.id}.md).
+Something refused? See [InvalidEndpoints](../troubleshooting.md#invalidendpoints),
+[OAuthCallbackError](../troubleshooting.md#oauthcallbackerror) and
+[OAuthAccountNotLinked](../troubleshooting.md#oauthaccountnotlinked).`,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 /** The provider pages and their index, from the catalog and `src/providers/catalog/<id>.ts`. */
@@ -133,27 +130,27 @@ export async function providerPages(root: string): Promise<Page[]> {
     // The comment's first sentence, without its "Sign in with X:" opening.
     const paragraph = comment.text.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ") ?? "";
     const firstLine = /^(.*?\.)(?:\s|$)/.exec(paragraph.replace(/^Sign in with .*?: /, ""))?.[1] ?? "";
-    return `<tr><td><a href="${f.id}.html">${escapeHtml(f.name)}</a></td><td>${code(f.id)}</td><td>${f.type}</td><td>${renderInline(firstLine)}</td></tr>`;
+    return `| [${f.name}](${f.id}.md) | ${code(f.id)} | ${f.type} | ${firstLine.replace(/\|/g, "\\|")} |`;
   });
   const index: Page = {
-    path: "providers/index.html",
+    path: "providers/index.md",
     title: "Providers",
     section: "providers",
     inNav: true,
     body: [
-      `<h1>Providers</h1>`,
-      `<p>The catalog's ${all.length} OAuth 2 and OpenID Connect providers. Each page names the environment variables the
-        library reads for it, the callback URL to register, and its endpoints. Any other OpenID Provider works from its issuer
-        alone: <code>{ id, name, type: "oidc", issuer, clientId, clientSecret }</code>. Credentials, email and passkeys are
-        described under <a href="../concepts/email.html">Email</a> and <a href="../concepts/passkeys.html">Passkeys</a>.</p>`,
-      `<table><thead><tr><th>provider</th><th>id</th><th>type</th><th>notes</th></tr></thead><tbody>${rows.join("")}</tbody></table>`,
-    ].join("\n"),
+      `# Providers`,
+      `The catalog's ${all.length} OAuth 2 and OpenID Connect providers. Each page names the environment variables the
+library reads for it, the callback URL to register, and its endpoints. Any other OpenID Provider works from its issuer
+alone: \`{ id, name, type: "oidc", issuer, clientId, clientSecret }\`. Credentials, email and passkeys are
+described under [Email](../concepts/email.md) and [Passkeys](../concepts/passkeys.md).`,
+      ["| provider | id | type | notes |", "| --- | --- | --- | --- |", ...rows].join("\n"),
+    ].join("\n\n"),
   };
   const pages = all.map(({ f, comment }): Page => ({
     path: providerPath(f.id),
     title: f.name,
     section: "providers",
-    inNav: false,
+    inNav: true,
     body: providerBody(f, comment),
   }));
   return [index, ...pages];

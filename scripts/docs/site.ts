@@ -1,17 +1,19 @@
 /**
- * Builds the docs site: the hand-written pages of docs/ (whatever Markdown is there), a page per
- * catalog provider, a page per machine with its diagram, and the API reference, each in one layout
- * with a navigation made from the pages that exist.
+ * Builds the docs site with VitePress: the hand-written pages of docs/ (whatever Markdown is there)
+ * and the generated ones (a page per catalog provider, a page per machine with its diagram, the API
+ * reference) are written as Markdown into docs/.gen, the sidebar beside them; VitePress builds that
+ * into the output folder (docs/.vitepress/config.ts, its theme in docs/.vitepress/theme); then
+ * `llms.txt`, `llms-full.txt` and the Markdown of every page are added at the site's root.
  */
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { apiPages } from "./api.js";
-import { STYLESHEET, renderPage, type Page, type Section } from "./layout.js";
+import { apiPages, type Undescribed } from "./api.js";
+import { llmsFiles } from "./llms.js";
 import { machinePages } from "./machines.js";
-import { escapeHtml, renderInline, renderMarkdown, type Heading } from "./markdown.js";
+import { sidebar, type Page, type Section } from "./pages.js";
 import { providerPages } from "./providers.js";
-
+import { withPackageManagerTabs } from "./tabs.js";
 /** Where a hand-written page goes in the navigation; pages not named here follow, by title. */
 const PAGE_ORDER: Record<string, number> = {
   "getting-started/next.md": 1,
@@ -52,41 +54,40 @@ async function markdownFiles(dir: string, prefix = ""): Promise<string[]> {
   return nested.flat().sort();
 }
 
-/** Pages this long get a list of their sections under the title (troubleshooting has dozens). */
-const CONTENTS_FROM = 8;
-
-function withContents(html: string, sections: Heading[]): string {
-  if (sections.length < CONTENTS_FROM) return html;
-  const list = sections.map((s) => `<li><a href="#${escapeHtml(s.id)}">${renderInline(s.text)}</a></li>`).join("");
-  const contents = `<nav class="contents" aria-label="On this page"><ul>${list}</ul></nav>`;
-  // Below the opening paragraph when there is one before the first section, else below the title.
-  const title = html.indexOf("</h1>");
-  const firstSection = html.indexOf("<h2");
-  const paragraph = html.indexOf("</p>", title);
-  const at = paragraph !== -1 && paragraph < firstSection ? paragraph + "</p>".length : title === -1 ? 0 : title + "</h1>".length;
-  return `${html.slice(0, at)}\n${contents}${html.slice(at)}`;
-}
-
 async function handWrittenPages(root: string): Promise<Page[]> {
   const files = await markdownFiles(`${root}/docs`);
   return Promise.all(
     files.map(async (file): Promise<Page> => {
-      const { title, html, sections } = renderMarkdown(await readFile(`${root}/docs/${file}`, "utf8"));
+      const source = await readFile(`${root}/docs/${file}`, "utf8");
+      const title = /^#\s+(.+)$/m.exec(source)?.[1]?.replace(/`/g, "").trim();
       if (!title) throw new Error(`docs/${file}: a page starts with a "# Title" heading`);
       return {
-        path: file.replace(/\.md$/, ".html"),
+        path: file,
         title: file === "index.md" ? "Overview" : title,
         section: sectionOf(file),
         inNav: true,
         order: PAGE_ORDER[file],
-        body: withContents(html, sections),
+        body: withPackageManagerTabs(source),
       };
     }),
   );
 }
 
 /** What the site is made from: its pages, the code it documents, the diagrams, and the generator. */
-const INPUTS = ["docs", "src", "machines", "integrations", "visualizations", "scripts/docs", "scripts/docs.ts", "package.json", "tsconfig.json", "tsconfig.build.json"];
+const INPUTS = [
+  "docs",
+  "docs/.vitepress/config.ts",
+  "docs/.vitepress/theme",
+  "src",
+  "machines",
+  "integrations",
+  "visualizations",
+  "scripts/docs",
+  "scripts/docs.ts",
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+];
 
 /** The file written last into a built site: the digest of its inputs. */
 const STAMP = ".stamp";
@@ -116,31 +117,63 @@ export async function isSiteCurrent(root: string, outDir: string): Promise<boole
   return stamp !== undefined && stamp === (await siteDigest(root));
 }
 
-export interface BuiltSite {
-  dir: string;
-  /** The paths of the pages written, relative to `dir`. */
-  pages: string[];
+/** Where the generated Markdown goes (VitePress's `srcDir`, see docs/.vitepress/config.ts). */
+export const GENERATED = "docs/.gen";
+
+export interface GeneratedSources {
+  pages: Page[];
+  /** API reference rows (members of public interfaces, classes and object types) with no description. */
+  undescribed: Undescribed[];
 }
 
-/** Builds the site of the repository at `root` into `outDir` (emptied first). */
-export async function buildSite(root: string, outDir: string): Promise<BuiltSite> {
-  const digest = await siteDigest(root);
+/** Writes every page as Markdown into `root`/docs/.gen (emptied first), with the sidebar and the diagrams. */
+export async function generateSources(root: string): Promise<GeneratedSources> {
+  const genDir = `${root}/${GENERATED}`;
   const [written, providers, machines, api] = await Promise.all([handWrittenPages(root), providerPages(root), machinePages(root), apiPages(root)]);
-  const pages = [...written, ...providers, ...machines.pages, ...api];
+  const pages = [...written, ...providers, ...machines.pages, ...api.pages];
   const paths = new Set<string>();
   for (const page of pages) {
     if (paths.has(page.path)) throw new Error(`two pages would be written to ${page.path}`);
     paths.add(page.path);
   }
-  await rm(outDir, { recursive: true, force: true });
+  await rm(genDir, { recursive: true, force: true });
   const write = async (path: string, contents: string) => {
+    await mkdir(dirname(`${genDir}/${path}`), { recursive: true });
+    await writeFile(`${genDir}/${path}`, contents);
+  };
+  await Promise.all(pages.map((page) => write(page.path, `---\ntitle: ${JSON.stringify(page.title)}\n---\n\n${page.body}\n`)));
+  await write("sidebar.json", JSON.stringify(sidebar(pages), null, 1));
+  for (const [path, source] of machines.assets) {
+    await mkdir(dirname(`${genDir}/public/${path}`), { recursive: true });
+    await copyFile(source, `${genDir}/public/${path}`);
+  }
+  return { pages, undescribed: api.undescribed };
+}
+
+export interface BuiltSite extends GeneratedSources {
+  dir: string;
+}
+
+/** Builds the site of the repository at `root` into `outDir` (emptied first). */
+export async function buildSite(root: string, outDir: string): Promise<BuiltSite> {
+  const digest = await siteDigest(root);
+  const generated = await generateSources(root);
+  const { build } = await import("vitepress");
+  await rm(outDir, { recursive: true, force: true });
+  // Vue's production build, as `vitepress build` uses (under vitest NODE_ENV is "test").
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build(`${root}/docs`, { outDir });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+  for (const [path, contents] of llmsFiles(generated.pages)) {
     await mkdir(dirname(`${outDir}/${path}`), { recursive: true });
     await writeFile(`${outDir}/${path}`, contents);
-  };
-  await Promise.all(pages.map((page) => write(page.path, renderPage(page, pages))));
-  await write("assets/style.css", STYLESHEET);
-  for (const [path, source] of machines.assets) await copyFile(source, `${outDir}/${path}`);
+  }
   // Last: a build that stopped half-way has no stamp, so it is never taken for current.
-  await write(STAMP, digest);
-  return { dir: outDir, pages: [...paths].sort() };
+  await writeFile(`${outDir}/${STAMP}`, digest);
+  return { dir: outDir, ...generated };
 }

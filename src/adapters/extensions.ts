@@ -20,6 +20,7 @@ export type NewUserAccount = Partial<AdapterAccount> & Pick<AdapterAccount, "pro
  * `createUser` then `linkAccount`, and deletes the new user if the link fails.
  */
 export interface ExtendedAdapter extends Adapter {
+  /** Creates a user and links its first account in one atomic step (see above); resolves to the user. */
   createUserAndLinkAccount?(user: AdapterUser, account: NewUserAccount): Promise<AdapterUser>;
   /**
    * Changes the stored fields of one linked account (the tokens of a refresh, or of a new sign-in) and

@@ -10,6 +10,7 @@ import { announce } from "./channel.js";
 
 /** Where the library's routes are; each client's `SessionProvider` sets it from its `basePath` prop. */
 export interface ClientOptions {
+  /** The path of the library's routes; default `/api/auth`. */
   basePath?: string;
 }
 
@@ -66,10 +67,15 @@ export async function getCsrfToken(options?: ClientOptions): Promise<string | un
 }
 
 export interface ClientProvider {
+  /** The provider's id. */
   id: string;
+  /** The provider's name, for a button. */
   name: string;
+  /** The kind of provider. */
   type: "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+  /** The URL that starts signing in with it. */
   signinUrl: string;
+  /** The provider's callback URL. */
   callbackUrl: string;
 }
 
@@ -101,18 +107,22 @@ function navigate(url: string): void {
 export interface SignInOptions extends Record<string, unknown> {
   /** Where to land after signing in; default: the current page. (`callbackUrl` is accepted too.) */
   redirectTo?: string;
+  /** The older name of `redirectTo`. */
   callbackUrl?: string;
   /** `false`: credentials and email sign-ins stay on the page and resolve with the outcome. */
   redirect?: boolean;
 }
 
 export interface SignInResult {
+  /** Whether the sign-in succeeded. */
   ok: boolean;
+  /** The HTTP status of the library's answer. */
   status: number;
   /** The error type (`CredentialsSignin`, ...) when the sign-in failed. */
   error: string | undefined;
   /** `CredentialsSignin`'s code. */
   code: string | undefined;
+  /** Where the library would have sent the browser (`null` when the sign-in failed). */
   url: string | null;
 }
 
@@ -162,9 +172,11 @@ export async function signIn(
 export interface SignOutOptions {
   /** Where to go afterwards; default: the current page. (`callbackUrl` is accepted too.) */
   redirectTo?: string;
+  /** The older name of `redirectTo`. */
   callbackUrl?: string;
   /** `false`: stay on the page; resolves with the URL the library would have gone to. */
   redirect?: boolean;
+  /** The path of the library's routes, when it is not the `SessionProvider`'s. */
   basePath?: string;
 }
 

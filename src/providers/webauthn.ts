@@ -20,9 +20,13 @@ import type { CommonProviderOptions, ProviderStyle } from "../types.js";
  * cannot load on an edge runtime).
  */
 export interface SimpleWebAuthn {
+  /** Makes the options the browser needs to create a passkey. */
   generateRegistrationOptions: typeof generateRegistrationOptions;
+  /** Makes the options the browser needs to sign in with a passkey. */
   generateAuthenticationOptions: typeof generateAuthenticationOptions;
+  /** Checks the browser's answer to a registration: the new passkey's attestation. */
   verifyRegistrationResponse: typeof verifyRegistrationResponse;
+  /** Checks the browser's answer to a sign-in: the passkey's signature over the challenge. */
   verifyAuthenticationResponse: typeof verifyAuthenticationResponse;
 }
 
@@ -34,9 +38,11 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   enableConditionalUI?: boolean;
   /** Seconds a ceremony may take between the options and the answer; default 5 minutes. */
   challengeMaxAge?: number;
+  /** How the provider's button looks on the built-in sign-in page. */
   style?: ProviderStyle;
   /** Set by `WebAuthn()`/`Passkey()`; a provider object written by hand must supply it. */
   simpleWebAuthn?: SimpleWebAuthn;
+  /** The options the provider was created with. */
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>;
 }
 

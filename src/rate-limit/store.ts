@@ -8,7 +8,9 @@ import type { ExtendedAdapter } from "../adapters/extensions.js";
 
 /** A key's count in its current window, and how long until that window closes (ms). */
 export interface RateLimitHit {
+  /** The hits on the key in its current window, this one included. */
   count: number;
+  /** Milliseconds until the window closes. */
   resetIn: number;
 }
 

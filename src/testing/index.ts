@@ -30,10 +30,13 @@ export interface WalkFlowOptions<M extends AnyStateMachine> {
 export interface FlowStep {
   /** The machine (`credentialsSignIn`, `signInCompletion`, ...) and the state the effect ran in. */
   machine: string;
+  /** The state of that machine the effect ran in. */
   state: string;
+  /** The effect's name (`authorize`, `signInCallback`, `createUser`). */
   effect: string;
   /** What the flow gave the effect. */
   input: unknown;
+  /** How it answered on this path: a value it returned, or an error it threw. */
   outcome: EffectOutcome;
   /** The application's effect (true) or a scripted answer of the world (false). */
   own: boolean;
@@ -46,12 +49,14 @@ export interface FlowPath {
   finalState: string;
   /** The flow's output at that state. */
   output: unknown;
+  /** The effects the path ran through, in order, with their answers. */
   steps: FlowStep[];
   /** The application's effects that threw on this path (a callback that breaks on some input). */
   failures: { effect: string; input: unknown; error: unknown }[];
 }
 
 export interface FlowWalk {
+  /** Every path the walk took, one per combination of answers. */
   paths: FlowPath[];
   /** The final states of the machine that no path reached with these effects and answers. */
   unreached: string[];

@@ -1,8 +1,10 @@
 /**
- * The documentation site in docs/.site, as `npm run docs` builds it (built here unless the one there
- * was built from the repository as it is now): every link and anchor resolves, and the generated
- * parts cover what the code has — every catalog provider, every error type, every configuration
- * option, every machine, every public export.
+ * The documentation site in docs/.site, as `npm run docs` builds it with VitePress (built here unless
+ * the one there was built from the repository as it is now): every link and anchor resolves, the
+ * generated parts cover what the code has (every catalog provider, every error type, every
+ * configuration option, every machine, every public export, a description for every option), and in
+ * Chromium, at desktop and phone widths, search, tabs, copy buttons, the menus and the diagram viewer
+ * work and no page scrolls sideways.
  */
 import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,23 +15,39 @@ import { catalog } from "../../src/providers/catalog/index.js";
 import { envProviderKey } from "../../src/config/env.js";
 import { CONFIG_OPTIONS } from "../../src/config/schema.js";
 import * as errors from "../../src/errors.js";
-import { apiPath, entryPoints } from "../../scripts/docs/api.js";
+import { apiPath, entryPoints, type Undescribed } from "../../scripts/docs/api.js";
 import { checkLinks, indexSite } from "../../scripts/docs/links.js";
-import { buildSite, isSiteCurrent, siteDigest } from "../../scripts/docs/site.js";
+import { withPackageManagerTabs } from "../../scripts/docs/tabs.js";
+import { buildSite, generateSources, isSiteCurrent, siteDigest } from "../../scripts/docs/site.js";
+import { browserChecks } from "./docs-browser.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+const dir = `${root}/docs/.site`;
+
+/** The site, built once for this file (unless the one in docs/.site is current), and its rows without a description. */
+let built: Promise<{ undescribed: Undescribed[] }> | undefined;
+function site(): Promise<{ undescribed: Undescribed[] }> {
+  built ??= (async () => {
+    if (await isSiteCurrent(root, dir)) {
+      // The pages are current; the generated sources (for the descriptions) are cheap to remake.
+      return generateSources(root);
+    }
+    return buildSite(root, dir);
+  })();
+  return built;
+}
 
 describe("the docs site", () => {
-  const dir = `${root}/docs/.site`;
   let page: (path: string) => Promise<string>;
   let ids: (path: string) => Set<string>;
+  let undescribed: Undescribed[];
 
   beforeAll(async () => {
-    if (!(await isSiteCurrent(root, dir))) await buildSite(root, dir);
+    ({ undescribed } = await site());
     const index = await indexSite(dir);
     page = (path) => readFile(`${dir}/${path}`, "utf8");
     ids = (path) => index.ids.get(path) ?? new Set();
-  }, 180_000);
+  }, 600_000);
 
   it("has no link to a missing page or anchor, and no external link that is not https", async () => {
     expect(await checkLinks(dir)).toEqual([]);
@@ -38,6 +56,7 @@ describe("the docs site", () => {
   it("has a page for every catalog provider with its environment variables and callback URL", async () => {
     for (const id of Object.keys(catalog)) {
       const html = await page(`providers/${id}.html`);
+      expect(html, id).toContain('class="vp-doc');
       const key = envProviderKey(id);
       for (const name of [`AUTH_${key}_ID`, `AUTH_${key}_SECRET`, `AUTH_${key}_ISSUER`]) expect(html, `${id}: ${name}`).toContain(name);
       expect(html, id).toContain(`https://app.example.com/api/auth/callback/${id}`);
@@ -80,7 +99,7 @@ describe("the docs site", () => {
 
   it("has a page for every machine that shows the diagram npm run visualize drew", async () => {
     for (const name of Object.keys(allMachines)) {
-      expect(await page(`machines/${name}.html`)).toContain(`src="${name}.svg"`);
+      expect(await page(`machines/${name}.html`)).toContain(`src="/machines/${name}.svg"`);
       expect(await page(`machines/${name}.svg`)).toBe(await readFile(`${root}/visualizations/${name}.svg`, "utf8"));
     }
   });
@@ -90,7 +109,7 @@ describe("the docs site", () => {
     const entries = await entryPoints(pkg.exports, root);
     expect(entries.map((e) => e.importPaths[0])).toEqual(expect.arrayContaining(["appauth", "appauth/jwt", "appauth/next", "appauth/providers/github"]));
     for (const entry of entries) {
-      const anchors = ids(apiPath(entry.importPaths[0]!));
+      const anchors = ids(apiPath(entry.importPaths[0]!).replace(/\.md$/, ".html"));
       expect((await runtimeExports(`${root}/${entry.file}`)).filter((name) => !anchors.has(name)), entry.file).toEqual([]);
     }
   });
@@ -99,9 +118,57 @@ describe("the docs site", () => {
     const guides = (await readdir(`${root}/docs/getting-started`)).filter((f) => f.endsWith(".md"));
     expect(guides).toEqual(expect.arrayContaining(["next.md", "node.md"]));
     const home = await page("index.html");
-    for (const guide of guides) expect(home).toContain(`href="getting-started/${guide.replace(/\.md$/, ".html")}"`);
+    for (const guide of guides) expect(home).toContain(`href="/getting-started/${guide.replace(/\.md$/, ".html")}"`);
+  });
+
+  it("has a description, written in the source, for every public option (AuthConfig and every type its options reach)", () => {
+    const options = undescribed.filter((row) => row.option);
+    expect(options.map((row) => `${row.member} (${row.source})`)).toEqual([]);
+  });
+
+  it("has a description for every other member too, apart from the catalog's profile claims and the machines' own types", () => {
+    // Still to write: each provider's profile fields (the provider's API documents them) and the machines' context types.
+    const rest = undescribed.filter((row) => !row.source.includes("src/providers/catalog/") && !/(^|\/)machines\//.test(row.source));
+    expect(rest.map((row) => `${row.member} (${row.source})`)).toEqual([]);
+  });
+
+  it("publishes llms.txt, llms-full.txt and each page's Markdown at the site's root", async () => {
+    const llms = await page("llms.txt");
+    expect(llms).toMatch(/^# appauth\n\n> /);
+    const links = [...llms.matchAll(/\]\((\/[^)]+\.md)\)/g)].map((m) => m[1]!);
+    expect(links).toEqual(expect.arrayContaining(["/getting-started/next.md", "/troubleshooting.md", "/providers/github.md", "/api/appauth.md"]));
+    // Every link of llms.txt is a Markdown file of the site, with the page's text.
+    for (const link of links) expect((await page(link.slice(1))).length, link).toBeGreaterThan(20);
+    const full = await page("llms-full.txt");
+    expect(full).toContain("## RateLimited");
+    expect(full).not.toContain("<Badge");
   });
 });
+
+describe("package-manager tabs", () => {
+  it("turn an install-only block into npm, pnpm, yarn and bun tabs, and leave any other block alone", () => {
+    const source = "```sh\nnpm install appauth   # the library\nnpm install -D @statelyai/inspect\n```\n\n```sh\nAUTH_SECRET=x\n```\n";
+    expect(withPackageManagerTabs(source)).toBe(
+      [
+        "::: code-group",
+        "",
+        "```sh [npm]\nnpm install appauth   # the library\nnpm install -D @statelyai/inspect\n```",
+        "",
+        "```sh [pnpm]\npnpm add appauth   # the library\npnpm add -D @statelyai/inspect\n```",
+        "",
+        "```sh [yarn]\nyarn add appauth   # the library\nyarn add -D @statelyai/inspect\n```",
+        "",
+        "```sh [bun]\nbun add appauth   # the library\nbun add -d @statelyai/inspect\n```",
+        "",
+        ":::",
+        "",
+        "```sh\nAUTH_SECRET=x\n```\n",
+      ].join("\n"),
+    );
+  });
+});
+
+browserChecks(dir, site);
 
 describe("the link checker", () => {
   let dir: string;
@@ -109,7 +176,11 @@ describe("the link checker", () => {
   beforeAll(async () => {
     dir = await mkdtemp(`${tmpdir()}/appauth-links-`);
     await mkdir(`${dir}/guide`);
-    await writeFile(`${dir}/index.html`, '<h1 id="top">Home</h1><a href="guide/a.html#setup">ok</a><a href="#top">ok</a><a href="https://example.com/x">ok</a>');
+    await writeFile(
+      `${dir}/index.html`,
+      '<h1 id="top">Home</h1><a href="guide/a.html#setup">ok</a><a href="#top">ok</a><a href="https://example.com/x">ok</a><a href="/guide/">ok</a><a href="/">ok</a>',
+    );
+    await writeFile(`${dir}/guide/index.html`, '<a href="/guide/a.html#setup">ok</a><a href="/guide/b.html">no page</a>');
     await writeFile(
       `${dir}/guide/a.html`,
       [
@@ -133,6 +204,7 @@ describe("the link checker", () => {
       "guide/a.html: b.html: no such page: guide/b.html",
       "guide/a.html: http://example.com/: external links must be https URLs",
       "guide/a.html: ../diagram.svg: no such page: diagram.svg",
+      "guide/index.html: /guide/b.html: no such page: guide/b.html",
     ]);
   });
 });

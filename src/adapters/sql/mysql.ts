@@ -10,6 +10,7 @@ import { importDriver, type OwnedSqlAdapter } from "./owned.js";
 import { storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
 export interface MysqlAdapterOptions extends StoreTimeoutOptions {
+  /** A prefix for every table's name (`auth_` makes `auth_users`); default none. */
   tablePrefix?: string;
 }
 

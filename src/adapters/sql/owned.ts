@@ -4,7 +4,9 @@ import type { AnyKysely } from "./dialect.js";
 
 /** An adapter that owns its connection: `db` for your own queries, `destroy()` to close it. */
 export interface OwnedSqlAdapter extends SqlAdapterInstance {
+  /** The Kysely instance on the adapter's connection, for your own queries. */
   readonly db: AnyKysely;
+  /** Closes the connection. */
   destroy(): Promise<void>;
 }
 

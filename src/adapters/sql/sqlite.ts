@@ -9,6 +9,7 @@ import { importDriver, type OwnedSqlAdapter } from "./owned.js";
 import { storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
 export interface SqliteAdapterOptions extends StoreTimeoutOptions {
+  /** A prefix for every table's name (`auth_` makes `auth_users`); default none. */
   tablePrefix?: string;
 }
 

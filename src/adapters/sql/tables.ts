@@ -1,13 +1,22 @@
 /** The adapter's table names, each behind the configured prefix. */
 export interface TableNames {
+  /** The users (`users`). */
   users: string;
+  /** The provider accounts linked to users (`accounts`). */
   accounts: string;
+  /** The database sessions (`sessions`). */
   sessions: string;
+  /** The email links' tokens, hashed (`verification_tokens`). */
   verificationTokens: string;
+  /** The passkeys (`authenticators`). */
   authenticators: string;
+  /** Short locks, such as the one a token refresh holds so that one request refreshes at a time (`leases`). */
   leases: string;
+  /** The rate limiter's counters, when the adapter is its store (`rate_limits`). */
   rateLimits: string;
+  /** The migrations applied, by name (`appauth_migrations`). */
   migrations: string;
+  /** The lock that lets one process migrate at a time (`appauth_migrations_lock`). */
   migrationLock: string;
 }
 
