@@ -4,9 +4,11 @@
  * test writes them into a fresh app, so what the page shows is what the test builds: the two
  * cannot drift. Blocks without a title (sketches, alternatives, shell sessions) are prose.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packAndServe, type FreshAppSpec, type ServedApp, type ServerCommand } from "./fresh-next/harness.js";
 
 export interface GuideBlock {
   /** The info string's language (`ts`, `tsx`, `sh`). */
@@ -55,4 +57,30 @@ export function installedPackages(code: string): string[] {
     .map((line) => line.replace(/#.*$/, "").trim())
     .filter((line) => /^npm install\b/.test(line))
     .flatMap((line) => line.split(/\s+/).slice(2).filter((word) => !word.startsWith("-")));
+}
+
+/**
+ * A fresh app of `spec`'s starter files with the guide's files in place of the ones named in
+ * `replaced` (the fresh-app test's own routes and libraries), built and served with `server` by
+ * `packAndServe`; the template folder goes when the app is closed.
+ */
+export async function packAndServeGuide(blocks: GuideBlock[], spec: FreshAppSpec, server: ServerCommand, replaced: string[]): Promise<ServedApp> {
+  const template = await mkdtemp(join(tmpdir(), `appauth-guide-${spec.name}-`));
+  const removeTemplate = () => rm(template, { recursive: true, force: true });
+  try {
+    await cp(spec.template!, template, { recursive: true });
+    for (const path of replaced) await rm(join(template, path), { recursive: true, force: true });
+    await writeGuideFiles(blocks, template);
+    const served = await packAndServe({ ...spec, name: `guide-${spec.name}`, template }, server);
+    return {
+      ...served,
+      async close() {
+        await served.close();
+        await removeTemplate();
+      },
+    };
+  } catch (error) {
+    await removeTemplate();
+    throw error;
+  }
 }

@@ -5,14 +5,11 @@
  * blocks; the guide's "run" block (`npm run build`, `npm run serve`), and a person signs in with
  * the guide's demo credentials in Chromium, sees the guarded page, and signs out.
  */
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
 import { QWIK_APP, QWIK_SERVER } from "./fresh-qwik/spec.js";
-import { packAndServe, servedInBrowser } from "./fresh-next/harness.js";
-import { block, guideBlocks, writeGuideFiles } from "./guide-blocks.js";
+import { servedInBrowser } from "./fresh-next/harness.js";
+import { block, guideBlocks, packAndServeGuide } from "./guide-blocks.js";
 
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the Qwik City guide e2e test");
@@ -22,26 +19,11 @@ describe.runIf(hasChromium)("docs/getting-started/qwik.md followed as written, i
   const suite = servedInBrowser(
     "guide qwik",
     async () => {
-      const template = await mkdtemp(join(tmpdir(), "appauth-guide-qwik-"));
-      try {
-        await cp(QWIK_APP.template!, template, { recursive: true });
-        await rm(join(template, "src", "routes"), { recursive: true, force: true });
-        await writeGuideFiles(blocks, template);
-        // The "run" block: `npm run build` (packAndServe runs it), then `npm run serve` (QWIK_SERVER runs its script's command).
-        expect(block(blocks, "run").code.trim().split("\n")).toEqual(["npm run build", "npm run serve"]);
-        expect(QWIK_APP.scripts?.serve).toBe("node server/entry.node-server");
-        const served = await packAndServe({ ...QWIK_APP, name: "guide-qwik120", template }, QWIK_SERVER);
-        return {
-          ...served,
-          async close() {
-            await served.close();
-            await rm(template, { recursive: true, force: true });
-          },
-        };
-      } catch (error) {
-        await rm(template, { recursive: true, force: true });
-        throw error;
-      }
+      // The "run" block: `npm run build` (packAndServe runs it), then `npm run serve` (QWIK_SERVER runs its script's command).
+      expect(block(blocks, "run").code.trim().split("\n")).toEqual(["npm run build", "npm run serve"]);
+      expect(QWIK_APP.scripts?.serve).toBe("node server/entry.node-server");
+      // The starter's own files stay; the fresh-app test's routes and libraries give way to the guide's.
+      return packAndServeGuide(blocks, QWIK_APP, QWIK_SERVER, ["src/routes"]);
     },
     SETUP_TIMEOUT,
   );
