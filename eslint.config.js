@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "dist.build-*/**", "dist.old-*/**", "node_modules/**", "visualizations/**", "demo/.data/**", "test/.artifacts/**", "examples/*/.next/**", "examples/*/next-env.d.ts", "examples/*/node_modules/**", "examples/*/.output/**", "examples/*/.vinxi/**", "examples/qwik/dist/**", "examples/qwik/server/**", "examples/qwik/tmp/**", "docs/.site/**", "docs/.gen/**", "docs/.vitepress/cache/**"] },
+  { ignores: ["dist/**", "dist.build-*/**", "dist.old-*/**", "node_modules/**", "visualizations/**", "demo/.data/**", "test/.artifacts/**", "examples/*/.next/**", "examples/*/next-env.d.ts", "test/e2e/fresh-next/starter-*/next-env.d.ts", "examples/*/node_modules/**", "examples/*/.output/**", "examples/*/.vinxi/**", "examples/qwik/dist/**", "examples/qwik/server/**", "examples/qwik/tmp/**", "docs/.site/**", "docs/.gen/**", "docs/.vitepress/cache/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

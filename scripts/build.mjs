@@ -1,5 +1,5 @@
 /**
- * `npm run build` (and `prepare`, so installs from a git checkout and `npm pack` build too): compiles
+ * `npm run build` (and `prepare`, so installs from a git checkout build; and `prepack`, so `npm pack` does): compiles
  * into a folder of its own, then swaps it in for dist/. dist/ is never missing or half-written while
  * something runs from it (the examples and the e2e tests do), two builds at once do not mix their
  * output, and nothing a deleted source left behind is shipped. Plain JavaScript: it runs before

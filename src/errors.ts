@@ -48,9 +48,12 @@ export interface AuthErrorOptions {
 
 /**
  * Where every message's "see" link points: the troubleshooting page has one section per error type,
- * anchored by the type in lowercase. One constant, so a fork or a docs move changes one line.
+ * anchored by the type in lowercase. A path in the package (it ships the page: the same file as
+ * docs/troubleshooting.md in the repository, and the docs site's troubleshooting page), so a log
+ * line leads to the page of the installed version, never to a repository that may not exist. One
+ * constant, so a docs move changes one line.
  */
-export const TROUBLESHOOTING_URL = "https://github.com/appauth/appauth/blob/main/docs/troubleshooting.md";
+export const TROUBLESHOOTING_URL = "appauth/docs/troubleshooting.md";
 
 /** The troubleshooting section of an error type (or of a configuration check with no error class). */
 export function troubleshootingUrl(anchor: string): string {

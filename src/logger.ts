@@ -59,15 +59,31 @@ export function oneLine(error: Error): string {
  * malformed address, unknown passkey, ...) at `warn` in one line, a fault at `error` with its cause.
  */
 export function logAuthError(logger: LoggerInstance, error: AuthError): void {
-  if (isUserMistake(error)) logger.warn(error.type, oneLine(error));
+  if (isUserMistake(error)) logger.warn(error.type, withoutType(error, oneLine(error)));
   else logger.error(error.type, error);
+}
+
+/**
+ * The line after the code: an error without a message of its own says `<type>. See <link>`, and
+ * the code already names the type (`CredentialsSignin See ...`, not `CredentialsSignin CredentialsSignin. See ...`).
+ */
+function withoutType(error: AuthError, line: string): string {
+  const prefix = `${error.type}. `;
+  return line.startsWith(prefix) ? line.slice(prefix.length) : line;
 }
 
 /**
  * Logs a configuration fault once per `key` (an object the fault belongs to: a config, a runtime),
  * however many requests run into it, with the troubleshooting link for `anchor`.
  */
-const reported = new WeakMap<object, Set<string>>();
+const REPORTED = Symbol.for("appauth.reportedFaults");
+// Held on globalThis: Next.js (and other bundlers) load the library once per layer — route handler,
+// server components, server-side rendering, proxy — and a fault is still said once per process.
+const reported: WeakMap<object, Set<string>> = ((globalThis as { [REPORTED]?: WeakMap<object, Set<string>> })[REPORTED] ??= new WeakMap());
+
+/** The key of what is said once per process (the built-in logger), the same object in every copy of the library. */
+const PROCESS = Symbol.for("appauth.processOnce");
+export const processOnce: object = ((globalThis as { [PROCESS]?: object })[PROCESS] ??= {});
 export function reportOnce(
   key: object,
   log: (code: string, ...message: unknown[]) => void,

@@ -5,7 +5,7 @@
  */
 import { parseCookies } from "../../src/cookies.js";
 import type { SessionRequest } from "../../src/server/session-read.js";
-import { nextHeaders } from "./modules.js";
+import { nextHeaders, nextNavigation, nextServer } from "./modules.js";
 
 /** The request half of a pages-router API route or of `getServerSideProps`' context. */
 export interface NodeRequestLike {
@@ -46,6 +46,24 @@ export interface NextHeadersRequest extends SessionRequest {
 }
 
 /**
+ * Waits, through Next's `connection()`, until the render is one of a real request. What follows
+ * reads the clock (expiry, sliding renewal), and with `cacheComponents` (create-next-app 16's
+ * default) Next prerenders in stages: the cookies and headers resolve in a "runtime" stage that may
+ * still be prerendered (partial prefetching), where reading `Date.now()` is an error Next shows
+ * against the caller of `auth()`. Under `after()`, where `connection()` refuses to run and there is
+ * nothing left to prerender, it does not wait.
+ */
+async function atRequestTime(): Promise<void> {
+  const { connection } = await nextServer();
+  if (typeof connection !== "function") return;
+  try {
+    await connection();
+  } catch (error) {
+    (await nextNavigation()).unstable_rethrow(error);
+  }
+}
+
+/**
  * The request being served, from `next/headers`: its headers, the cookies as the cookie store sees
  * them now (a server action that already set one reads it back), and the referring page's URL.
  */
@@ -53,6 +71,7 @@ export async function nextHeadersRequest(): Promise<NextHeadersRequest> {
   const { cookies, headers } = await nextHeaders();
   const incoming = await headers();
   const store = await cookies();
+  await atRequestTime();
   const jar = new Map<string, string>();
   for (const { name, value } of store.getAll()) if (!jar.has(name)) jar.set(name, value);
   const origin = originFrom((name) => incoming.get(name), false);

@@ -16,7 +16,7 @@ import {
   troubleshootingUrl,
 } from "../errors.js";
 import { decodeWithSecretIndex, encode as defaultEncode, DEFAULT_MAX_AGE } from "../jwt/index.js";
-import { consoleLogger, createLogger, reportOnce } from "../logger.js";
+import { consoleLogger, createLogger, processOnce, reportOnce } from "../logger.js";
 import { defaultRedirect } from "../redirect.js";
 import { nodemailerSender, optionsMerged, skipCSRFCheck } from "../symbols.js";
 import type {
@@ -208,7 +208,6 @@ export function isReportedFault(error: unknown): boolean {
 }
 
 /** Warnings meant once per process and logger, not once per config object (a lazy config makes many). */
-const processOnce = {};
 function warnOnce(logger: LoggerInstance, configLogger: object | undefined, fault: { code: string; message: string; anchor?: string }): void {
   reportOnce(configLogger ?? processOnce, logger.warn, fault);
 }
@@ -435,7 +434,11 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     throw new InvalidConfiguration("skipCSRFCheck: expected the `skipCSRFCheck` symbol exported by appauth.");
   }
   if (config.experimental?.enableWebAuthn) {
-    logger.warn("ExperimentalFeature", "experimental.enableWebAuthn is on: it may change or be removed without notice.");
+    warnOnce(logger, config.logger, {
+      code: "ExperimentalFeature",
+      message: "experimental.enableWebAuthn is on: it may change or be removed without notice.",
+      anchor: "ExperimentalFeatureNotEnabled",
+    });
   }
 
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");

@@ -13,55 +13,23 @@
  * distinct loopback addresses shows each visitor counted by the address the proxy saw, through the
  * credentials route and through the action, and one who goes around the proxy by their connection.
  */
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
 import { describeBehindProxy, type Guess } from "./fresh-next/behind-proxy.js";
 import { renderedForm, submitForm } from "./fresh-next/visitor-http.js";
+import { QWIK_APP, QWIK_SERVER } from "./fresh-qwik/spec.js";
 import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript, type ServerCommand } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `qwik build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the fresh Qwik City app e2e tests");
-const server: ServerCommand = {
-  name: "the Qwik City server",
-  args: () => ["server/entry.node-server.js"],
-  env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-  ready: "/auth/providers",
-  portVariable: "PORT",
-};
+const server: ServerCommand = QWIK_SERVER;
 
 describe.runIf(hasChromium)("appauth installed from its package into a fresh Qwik City app", BROWSER_SUITE, () => {
   const suite = servedInBrowser(
     "fresh qwik",
     () =>
-      packAndServe(
-        {
-          name: "qwik120",
-          template: fileURLToPath(new URL("./fresh-qwik/app/", import.meta.url)),
-          manifest: { type: "module" },
-          // `npm create qwik@1.20.1 empty` and `qwik add node-server`: their build scripts and the
-          // starter's pinned tools (its TypeScript checks our types), without prettier and the lint step.
-          scripts: {
-            build: "qwik build",
-            "build.client": "vite build",
-            "build.server": "vite build -c adapters/node-server/vite.config.ts",
-            "build.types": "tsc --incremental --noEmit",
-            serve: "node server/entry.node-server",
-          },
-          dependencies: {},
-          devDependencies: {
-            "@builder.io/qwik": "1.20.1",
-            "@builder.io/qwik-city": "1.20.1",
-            vite: "7.3.1",
-            typescript: "5.4.5",
-            "@types/node": "20.19.0",
-            // The Qwik CLI (`qwik build`) loads `ignore` without declaring it: the starter's eslint brings it.
-            eslint: "9.32.0",
-          },
-        },
-        server,
-      ),
+      packAndServe(QWIK_APP, server),
     SETUP_TIMEOUT,
   );
   const page = () => suite.page();

@@ -13,39 +13,23 @@
  * distinct loopback addresses shows each visitor counted by the address the proxy saw, through the
  * credentials route and through the sign-in action, and one who goes around the proxy by their connection.
  */
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BROWSER_SUITE, chromiumFor } from "../helpers/chromium.js";
 import { describeBehindProxy, type Guess } from "./fresh-next/behind-proxy.js";
 import { renderedForm, submitForm } from "./fresh-next/visitor-http.js";
+import { SOLID_APP, SOLID_SERVER } from "./fresh-solid/spec.js";
 import { crossSiteSignIn, packAndServe, servedInBrowser, signInAndOutWithoutJavaScript, type ServerCommand } from "./fresh-next/harness.js";
 
 /** `npm pack` (the library build), `npm install` from an empty folder and a cold `vinxi build`, on two busy cores. */
 const SETUP_TIMEOUT = 600_000;
 const hasChromium = chromiumFor("the fresh SolidStart app e2e tests");
-const server: ServerCommand = {
-  name: "the SolidStart server",
-  args: () => [".output/server/index.mjs"],
-  env: { NODE_ENV: "production", AUTH_SECRET: crypto.randomUUID() + crypto.randomUUID() },
-  ready: "/api/auth/providers",
-  portVariable: "PORT",
-};
+const server: ServerCommand = SOLID_SERVER;
 
 describe.runIf(hasChromium)("appauth installed from its package into a fresh SolidStart app", BROWSER_SUITE, () => {
   const suite = servedInBrowser(
     "fresh solid",
     () =>
-      packAndServe(
-        {
-          name: "solidstart13",
-          template: fileURLToPath(new URL("./fresh-solid/app/", import.meta.url)),
-          manifest: { type: "module" },
-          scripts: { dev: "vinxi dev", build: "vinxi build", start: "vinxi start" },
-          dependencies: { "@solidjs/start": "1.3.2", "@solidjs/router": "0.15.4", "solid-js": "1.9.19", vinxi: "0.5.11" },
-          devDependencies: {},
-        },
-        server,
-      ),
+      packAndServe(SOLID_APP, server),
     SETUP_TIMEOUT,
   );
   const page = () => suite.page();

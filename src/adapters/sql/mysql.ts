@@ -21,6 +21,11 @@ export interface MysqlAdapterOptions extends StoreTimeoutOptions {
  */
 export function mysqlAdapter(poolConfig: PoolOptions | string, options: MysqlAdapterOptions = {}): OwnedSqlAdapter {
   const given: PoolOptions = typeof poolConfig === "string" ? { uri: poolConfig } : poolConfig;
+  if (poolConfig === undefined || poolConfig === "") {
+    throw new TypeError(
+      `mysqlAdapter: the connection string is ${poolConfig === "" ? "empty" : "undefined"}. If it comes from process.env (e.g. process.env.DATABASE_URL), that variable is not set in this process: Next.js reads .env.local, but node and tsx read no .env file unless told (node --env-file=.env.local, tsx --env-file=.env.local).`,
+    );
+  }
   if (typeof given !== "object" || given === null) {
     throw new TypeError("mysqlAdapter: poolConfig must be a mysql2 pool configuration or a connection URI");
   }

@@ -21,6 +21,11 @@ export interface PostgresAdapterOptions extends StoreTimeoutOptions {
  */
 export function postgresAdapter(poolConfig: PoolConfig | string, options: PostgresAdapterOptions = {}): OwnedSqlAdapter {
   const given = typeof poolConfig === "string" ? { connectionString: poolConfig } : poolConfig;
+  if (poolConfig === undefined || poolConfig === "") {
+    throw new TypeError(
+      `postgresAdapter: the connection string is ${poolConfig === "" ? "empty" : "undefined"}. If it comes from process.env (e.g. process.env.DATABASE_URL), that variable is not set in this process: Next.js reads .env.local, but node and tsx read no .env file unless told (node --env-file=.env.local, tsx --env-file=.env.local).`,
+    );
+  }
   if (typeof given !== "object" || given === null) {
     throw new TypeError("postgresAdapter: poolConfig must be a pg pool configuration or a connection string");
   }

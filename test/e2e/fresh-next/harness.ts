@@ -1,6 +1,6 @@
 /**
  * Fresh applications outside the repository, made the way a newcomer makes one: the library packed
- * with `npm pack` (its `prepare` script builds dist/), installed with `npm install` beside the
+ * with `npm pack` (its `prepack` script builds dist/), installed with `npm install` beside the
  * framework, then the files of the README's section for it. For Next.js (the defaults here): next,
  * react and the SQLite driver, app/ with proxy.ts or middleware.ts, `next build`, the documented
  * migration and `next start`. Qwik City and SolidStart apps pass their own template, manifest
@@ -37,6 +37,11 @@ export interface FreshAppSpec {
   guard?: "proxy.ts" | "middleware.ts";
   /** The app's files; default the README's Next.js section (fresh-next/app). */
   template?: string;
+  /**
+   * The framework starter's own config files (e.g. fresh-next/starter-next16: the next.config.ts,
+   * tsconfig.json and next-env.d.ts create-next-app writes), copied over the template.
+   */
+  starter?: string;
   /** package.json's scripts; default Next's `build` and `start`. */
   scripts?: Record<string, string>;
   /** Other package.json fields (`type`, `overrides`). */
@@ -53,13 +58,13 @@ export interface FreshAppSpec {
   driverCache?: string;
 }
 
-/** Packs the library into `destination` (npm runs `prepare`, which builds dist/); the tarball's path. */
+/** Packs the library into `destination` (npm runs `prepack`, which builds dist/); the tarball's path. */
 export async function packLibrary(destination: string): Promise<string> {
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], {
     cwd: ROOT,
     maxBuffer: 64 * 1024 * 1024,
   });
-  // `prepare`'s output comes first on stdout; npm's JSON report is the last thing printed.
+  // `prepack`'s output comes first on stdout; npm's JSON report is the last thing printed.
   const report = JSON.parse(stdout.slice(stdout.lastIndexOf("\n[") + 1)) as Array<{ filename: string }>;
   return join(destination, report[0]!.filename);
 }
@@ -136,6 +141,7 @@ export async function createFreshApp(spec: FreshAppSpec, tarball: string): Promi
     await rm(join(dir, "node_modules", "appauth"), { recursive: true, force: true });
 
     await cp(spec.template ?? join(TEMPLATES, "app"), dir, { recursive: true });
+    if (spec.starter) await cp(spec.starter, dir, { recursive: true });
     // An app has one of the two: Next 16 refuses both, and Next 15 knows only middleware.ts.
     if (spec.guard) await rm(join(dir, spec.guard === "proxy.ts" ? "middleware.ts" : "proxy.ts"), { force: true });
     await copyFile(tarball, join(dir, "appauth.tgz"));
