@@ -12,7 +12,7 @@ import type { OAuthProviderConfig, OAuthUserConfig, TokenSet } from "../../../..
 import { customFetch } from "../../../../src/symbols.js";
 import type { Profile, ProviderConfig, User } from "../../../../src/types.js";
 import { fakeFetch } from "./fake-fetch.js";
-import { samples } from "./samples.js";
+import { samples } from "./all-fixtures.js";
 
 type Factory = (options?: OAuthUserConfig) => OAuthProviderConfig;
 const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];

@@ -1,15 +1,14 @@
 /**
  * A fake identity provider for whole sign-ins through `Auth`: it plays one catalog provider's
  * servers behind a `[customFetch]` — discovery document, JWKS, token endpoint, APIs — answering
- * with the documented sample from `samples.ts`, and checks what it is sent as the real one would:
+ * with the documented sample of its fixture (`fixtures/<id>.ts`), and checks what it is sent as the real one would:
  * the code it issued (once), the redirect_uri and PKCE verifier bound to it, and the client
  * authentication the provider accepts. A request it would refuse gets a 400 in OAuth's error format.
  */
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { ProviderFetch } from "../../../../src/providers/oauth-types.js";
 import { fakeFetch, Reply, type RecordedCall } from "./fake-fetch.js";
-import type { ProviderFacts } from "./flow-facts.js";
-import type { ProviderSample } from "./samples.js";
+import type { ProviderFacts, ProviderSample } from "./fixture.js";
 
 const KID = "flow-test-rsa-1";
 
