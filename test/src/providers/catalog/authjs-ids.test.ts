@@ -24,9 +24,7 @@ const table = JSON.parse(readFileSync(TABLE_FILE, "utf8")) as AuthjsProviderTabl
  */
 const PENDING: readonly string[] = [
   // prov-a, in progress
-  "42-school", "asgardeo", "azure-ad-b2c", "azure-ad", "azure-devops", "bankid-no", "battlenet", "beyondidentity", "box",
-  "boxyhq-saml", "bungie", "click-up", "coinbase", "concept2", "dribbble", "duende-identity-server6", "eventbrite",
-  "eveonline", "faceit", "figma",
+  "azure-ad-b2c", "azure-devops", "bankid-no", "boxyhq-saml", "bungie", "click-up", "eveonline",
   // `appauth/providers/email`'s default export is Nodemailer (id "nodemailer"), Auth.js's is Email (id "email").
   "email",
   // prov-b / prov-c

@@ -12,13 +12,19 @@ import type { OAuthProviderConfig, OAuthUserConfig, TokenSet } from "../../../..
 import { customFetch } from "../../../../src/symbols.js";
 import type { Profile, ProviderConfig, User } from "../../../../src/types.js";
 import { fakeFetch } from "./fake-fetch.js";
-import { samples } from "./all-fixtures.js";
+import { fixtures, samples } from "./all-fixtures.js";
 
 type Factory = (options?: OAuthUserConfig) => OAuthProviderConfig;
 const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
 
-/** OIDC providers that only exist per deployment: no default issuer, it comes from options or the environment. */
-const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin"];
+/**
+ * OIDC providers that only exist per deployment: no default issuer, it comes from options or the
+ * environment. Besides these, every provider whose fixture configures an issuer.
+ */
+const ISSUER_FROM_DEPLOYMENT = [
+  "auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin",
+  ...entries.map(([id]) => id).filter((id) => fixtures[id]?.facts.options?.issuer !== undefined),
+];
 
 function params(endpoint: OAuthProviderConfig["authorization"]): Record<string, string | undefined> {
   return typeof endpoint === "object" ? (endpoint.params ?? {}) : {};
