@@ -6,7 +6,8 @@
  *   (client id and secret in HTTP Basic) and
  *   `GET https://api.faceit.com/auth/v1/resources/userinfo`.
  * - No scope parameter: the app's scopes are chosen in FACEIT's developer portal (`openid`,
- *   `email`, `profile`, `membership`). `state` guards the callback.
+ *   `email`, `profile`, `membership`). FACEIT documents the authorization code flow with PKCE;
+ *   `state` guards the callback as well.
  * - The user's id is `guid`, their name `nickname`.
  *
  * @see https://docs.faceit.com/getting-started/authentication/faceit-connect/
@@ -43,7 +44,7 @@ export default function Faceit<P extends FaceitProfile = FaceitProfile>(options:
     token: { url: "https://api.faceit.com/auth/v1/oauth/token" },
     userinfo: { url: "https://api.faceit.com/auth/v1/resources/userinfo" },
     client: { token_endpoint_auth_method: "client_secret_basic" },
-    checks: ["state"],
+    checks: ["pkce", "state"],
     profile(profile) {
       return {
         id: idOf(profile.guid),

@@ -70,6 +70,8 @@ export { default as DuendeIdentityServer6, type DuendeISUserProfile } from "./du
 export { default as Eventbrite, pickEventbriteEmail, type EventbriteProfile } from "./eventbrite.js";
 export { default as Faceit, type FaceitProfile } from "./faceit.js";
 export { default as Figma, type FigmaProfile } from "./figma.js";
+export { default as BoxyHQSAML, type BoxyHQSAMLProfile } from "./boxyhq-saml.js";
+export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -118,6 +120,8 @@ import DuendeIdentityServer6 from "./duende-identity-server6.js";
 import Eventbrite from "./eventbrite.js";
 import Faceit from "./faceit.js";
 import Figma from "./figma.js";
+import EVEOnline from "./eveonline.js";
+import BoxyHQSAML from "./boxyhq-saml.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -168,6 +172,8 @@ export const catalog = {
   eventbrite: Eventbrite,
   faceit: Faceit,
   figma: Figma,
+  eveonline: EVEOnline,
+  "boxyhq-saml": BoxyHQSAML,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */
