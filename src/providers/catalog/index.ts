@@ -71,6 +71,7 @@ export { default as Eventbrite, pickEventbriteEmail, type EventbriteProfile } fr
 export { default as Faceit, type FaceitProfile } from "./faceit.js";
 export { default as Figma, type FigmaProfile } from "./figma.js";
 export { default as BoxyHQSAML, type BoxyHQSAMLProfile } from "./boxyhq-saml.js";
+export { default as Bungie, bungiePicture, type BungieProfile, type BungieUserConfig } from "./bungie.js";
 export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
@@ -122,6 +123,7 @@ import Faceit from "./faceit.js";
 import Figma from "./figma.js";
 import EVEOnline from "./eveonline.js";
 import BoxyHQSAML from "./boxyhq-saml.js";
+import Bungie from "./bungie.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -174,6 +176,7 @@ export const catalog = {
   figma: Figma,
   eveonline: EVEOnline,
   "boxyhq-saml": BoxyHQSAML,
+  bungie: Bungie,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

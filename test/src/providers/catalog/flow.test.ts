@@ -148,6 +148,21 @@ describe("what the full flow adds to single providers", () => {
     ]);
   });
 
+  it("sends Bungie's API key with its API call, and refuses the sign-in without one", async () => {
+    const idp = await FakeIdentityProvider.start(flowFacts.bungie, samples.bungie);
+    await expectSignedInAs(await signIn("bungie", configure(catalog.bungie as Factory, flowFacts.bungie, idp), idp), "bungie", samples.bungie);
+    const api = idp.calls.filter((call) => call.url.startsWith("https://www.bungie.net/Platform/"));
+    expect(api.map((call) => call.headers.get("x-api-key"))).toEqual([flowFacts.bungie.options?.apiKey]);
+
+    const keyless = await FakeIdentityProvider.start(flowFacts.bungie, samples.bungie);
+    const { callback, client } = await signIn("bungie", configure(catalog.bungie as Factory, flowFacts.bungie, keyless, { apiKey: undefined } as OAuthUserConfig), keyless);
+    expect(callback.headers.get("location")).toBe(`${BASE_URL}/signin?error=OAuthCallbackError`);
+    expect(await client.session()).toBeNull();
+    // The code was exchanged; the API was never called without its key.
+    expect(keyless.exchanges.map((exchange) => exchange.error)).toEqual([null]);
+    expect(keyless.calls.filter((call) => call.url.startsWith("https://www.bungie.net/Platform/"))).toEqual([]);
+  });
+
   it("refuses a Google ID token minted for another sign-in (another nonce)", async () => {
     const idp = await FakeIdentityProvider.start(flowFacts.google, samples.google, { nonce: "nonce-of-another-sign-in" });
     const { callback, client } = await signIn("google", configure(catalog.google as Factory, flowFacts.google, idp), idp);
