@@ -72,6 +72,7 @@ export { default as Faceit, type FaceitProfile } from "./faceit.js";
 export { default as Figma, type FigmaProfile } from "./figma.js";
 export { default as BoxyHQSAML, type BoxyHQSAMLProfile } from "./boxyhq-saml.js";
 export { default as Bungie, bungiePicture, type BungieProfile, type BungieUserConfig } from "./bungie.js";
+export { default as ClickUp, type ClickUpProfile } from "./click-up.js";
 export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
@@ -124,6 +125,7 @@ import Figma from "./figma.js";
 import EVEOnline from "./eveonline.js";
 import BoxyHQSAML from "./boxyhq-saml.js";
 import Bungie from "./bungie.js";
+import ClickUp from "./click-up.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -177,6 +179,7 @@ export const catalog = {
   eveonline: EVEOnline,
   "boxyhq-saml": BoxyHQSAML,
   bungie: Bungie,
+  "click-up": ClickUp,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

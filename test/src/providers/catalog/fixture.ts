@@ -28,7 +28,8 @@ export interface ProviderSample {
 }
 
 export type Check = "pkce" | "state" | "nonce";
-export type ClientAuth = "client_secret_basic" | "client_secret_post";
+/** How the client authenticates at the token endpoint; `client_secret_query`: id, secret and code in the URL's query, no body. */
+export type ClientAuth = "client_secret_basic" | "client_secret_post" | "client_secret_query";
 
 /** An expected authorization parameter: the exact value, JSON equal to `json`, or `undefined` for "absent". */
 export type ExpectedParam = string | undefined | { json: unknown };
@@ -63,6 +64,8 @@ export interface ProviderFacts {
     body?: "form" | "json";
     /** Whether the exchange repeats the redirect_uri (default true). */
     redirectUri?: boolean;
+    /** Whether the exchange names its `grant_type` (default true). */
+    grantType?: boolean;
     /** Answers JSON only to a client that asks for it (GitHub answers form-encoded otherwise). */
     jsonOnlyWhenAsked?: boolean;
   };
@@ -74,7 +77,7 @@ export interface ProviderFacts {
     /** Other parameters the provider adds. */
     params?: Record<string, string>;
   };
-  /** The Authorization scheme its APIs take (default Bearer). */
+  /** The Authorization scheme its APIs take (default Bearer; empty: the bare token). */
   apiScheme?: string;
   /** How its ID tokens are signed (default RS256 with a key from the JWKS). */
   idTokenAlg?: "RS256" | "HS256";

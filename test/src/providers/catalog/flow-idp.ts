@@ -130,12 +130,16 @@ export class FakeIdentityProvider {
       routes[`GET ${oidc.jwks}`] = { keys: [this.key.publicJwk] };
     }
     routes[`POST ${facts.token.url}`] = (call: RecordedCall) => this.token(call);
+    // An exchange whose parameters are in the query reaches the same endpoint.
+    if (facts.token.auth === "client_secret_query") routes[`POST ${facts.token.url}?*`] = routes[`POST ${facts.token.url}`];
     return routes;
   }
 
   /** An API call: answered only with the access token of the exchange, in the provider's scheme. */
   private resource(call: RecordedCall, body: unknown): unknown {
-    const expected = `${this.facts.apiScheme ?? "Bearer"} ${String(this.sample.tokenResponse.access_token)}`;
+    const scheme = this.facts.apiScheme ?? "Bearer";
+    const token = String(this.sample.tokenResponse.access_token);
+    const expected = scheme === "" ? token : `${scheme} ${token}`;
     if (call.headers.get("authorization") !== expected) return Reply.json(401, { error: "invalid_token" });
     return body;
   }
@@ -158,6 +162,9 @@ export class FakeIdentityProvider {
   /** The exchange's parameters, decoded as the provider reads them; `null` when not so encoded. */
   private tokenParams(call: RecordedCall): Record<string, string> | null {
     const type = call.headers.get("content-type") ?? "";
+    if (this.facts.token.auth === "client_secret_query") {
+      return call.body ? null : Object.fromEntries(new URL(call.url).searchParams);
+    }
     if (this.facts.token.body === "json") {
       if (!type.startsWith("application/json")) return null;
       try {
@@ -175,7 +182,7 @@ export class FakeIdentityProvider {
   private async refusal(call: RecordedCall, params: Record<string, string>): Promise<string | null> {
     const { facts } = this;
     if (!this.clientAuthenticated(call, params)) return "invalid_client";
-    if (params.grant_type !== "authorization_code") return "unsupported_grant_type";
+    if (facts.token.grantType !== false && params.grant_type !== "authorization_code") return "unsupported_grant_type";
     const grant = params.code === undefined ? undefined : this.grants.get(params.code);
     if (!grant || grant.used) return "invalid_grant";
     grant.used = true;
@@ -189,7 +196,7 @@ export class FakeIdentityProvider {
   private clientAuthenticated(call: RecordedCall, params: Record<string, string>): boolean {
     const { clientId, clientSecret, token } = this.facts;
     const header = call.headers.get("authorization");
-    if (token.auth === "client_secret_post") {
+    if (token.auth === "client_secret_post" || token.auth === "client_secret_query") {
       return header === null && params.client_id === clientId && params.client_secret === clientSecret;
     }
     if (params.client_secret !== undefined || !header?.startsWith("Basic ")) return false;
