@@ -73,6 +73,7 @@ export { default as Figma, type FigmaProfile } from "./figma.js";
 export { default as BoxyHQSAML, type BoxyHQSAMLProfile } from "./boxyhq-saml.js";
 export { default as Bungie, bungiePicture, type BungieProfile, type BungieUserConfig } from "./bungie.js";
 export { default as ClickUp, type ClickUpProfile } from "./click-up.js";
+export { default as AzureADB2C, azureB2cWellKnown, type AzureADB2CProfile, type AzureADB2COptions } from "./azure-ad-b2c.js";
 export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
@@ -126,6 +127,7 @@ import EVEOnline from "./eveonline.js";
 import BoxyHQSAML from "./boxyhq-saml.js";
 import Bungie from "./bungie.js";
 import ClickUp from "./click-up.js";
+import AzureADB2C from "./azure-ad-b2c.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -180,6 +182,7 @@ export const catalog = {
   "boxyhq-saml": BoxyHQSAML,
   bungie: Bungie,
   "click-up": ClickUp,
+  "azure-ad-b2c": AzureADB2C,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

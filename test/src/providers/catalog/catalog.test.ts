@@ -22,7 +22,7 @@ const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
  * environment. Besides these, every provider whose fixture configures an issuer.
  */
 const ISSUER_FROM_DEPLOYMENT = [
-  "auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin",
+  "auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin", "azure-ad-b2c",
   ...entries.map(([id]) => id).filter((id) => fixtures[id]?.facts.options?.issuer !== undefined),
 ];
 
