@@ -9,7 +9,6 @@
  *   by) or `displayname`, and the photo in `image.link` (older answers: `image_url`).
  *
  * @see https://api.intra.42.fr/apidoc/guides/web_application_flow
- * @see https://api.intra.42.fr/apidoc/2.0/users/me.html
  */
 import type { OAuth2Config, OAuthUserConfig } from "../oauth-types.js";
 import type { Profile } from "../../types.js";

@@ -14,7 +14,6 @@
  *
  * @see https://developer.clickup.com/docs/authentication
  * @see https://developer.clickup.com/reference/getaccesstoken
- * @see https://developer.clickup.com/reference/getauthorizeduser
  */
 import type { OAuth2Config, OAuthUserConfig, TokenSet } from "../oauth-types.js";
 import type { Profile } from "../../types.js";

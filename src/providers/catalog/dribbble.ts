@@ -9,7 +9,6 @@
  * - Dribbble's user resource has no email address: the user's email is `null`.
  *
  * @see https://developer.dribbble.com/v2/oauth/
- * @see https://developer.dribbble.com/v2/user/
  */
 import type { OAuth2Config, OAuthUserConfig } from "../oauth-types.js";
 import type { Profile } from "../../types.js";

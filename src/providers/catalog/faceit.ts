@@ -10,7 +10,7 @@
  *   `state` guards the callback as well.
  * - The user's id is `guid`, their name `nickname`.
  *
- * @see https://docs.faceit.com/getting-started/authentication/faceit-connect/
+ * @see https://docs.faceit.com/getting-started/authentication/oauth2
  */
 import type { OAuth2Config, OAuthUserConfig } from "../oauth-types.js";
 import type { Profile } from "../../types.js";

@@ -8,9 +8,7 @@
  *   still has it can pass `authorization: { params: { scope: "files:read" } }`. `state` is required
  *   by Figma and checked.
  *
- * @see https://developers.figma.com/docs/rest-api/authentication/
- * @see https://developers.figma.com/docs/rest-api/scopes/
- * @see https://developers.figma.com/docs/rest-api/users-endpoints/
+ * @see https://developers.figma.com/docs/rest-api/authentication
  */
 import type { OAuth2Config, OAuthUserConfig } from "../oauth-types.js";
 import type { Profile } from "../../types.js";

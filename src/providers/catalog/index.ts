@@ -74,6 +74,7 @@ export { default as BoxyHQSAML, type BoxyHQSAMLProfile } from "./boxyhq-saml.js"
 export { default as Bungie, bungiePicture, type BungieProfile, type BungieUserConfig } from "./bungie.js";
 export { default as ClickUp, type ClickUpProfile } from "./click-up.js";
 export { default as AzureADB2C, azureB2cWellKnown, type AzureADB2CProfile, type AzureADB2COptions } from "./azure-ad-b2c.js";
+export { default as BankIDNorway, type BankIDNorwayProfile } from "./bankid-no.js";
 export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
@@ -128,6 +129,7 @@ import BoxyHQSAML from "./boxyhq-saml.js";
 import Bungie from "./bungie.js";
 import ClickUp from "./click-up.js";
 import AzureADB2C from "./azure-ad-b2c.js";
+import BankIDNorway from "./bankid-no.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -183,6 +185,7 @@ export const catalog = {
   bungie: Bungie,
   "click-up": ClickUp,
   "azure-ad-b2c": AzureADB2C,
+  "bankid-no": BankIDNorway,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -24,7 +24,7 @@ const table = JSON.parse(readFileSync(TABLE_FILE, "utf8")) as AuthjsProviderTabl
  */
 const PENDING: readonly string[] = [
   // prov-a, in progress
-  "azure-devops", "bankid-no",
+  "azure-devops",
   // `appauth/providers/email`'s default export is Nodemailer (id "nodemailer"), Auth.js's is Email (id "email").
   "email",
   // prov-b / prov-c
