@@ -75,6 +75,7 @@ export { default as Bungie, bungiePicture, type BungieProfile, type BungieUserCo
 export { default as ClickUp, type ClickUpProfile } from "./click-up.js";
 export { default as AzureADB2C, azureB2cWellKnown, type AzureADB2CProfile, type AzureADB2COptions } from "./azure-ad-b2c.js";
 export { default as BankIDNorway, type BankIDNorwayProfile } from "./bankid-no.js";
+export { default as AzureDevOps, azureDevOpsAvatar, type AzureDevOpsProfile, type AzureDevOpsUserConfig } from "./azure-devops.js";
 export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
@@ -130,6 +131,7 @@ import Bungie from "./bungie.js";
 import ClickUp from "./click-up.js";
 import AzureADB2C from "./azure-ad-b2c.js";
 import BankIDNorway from "./bankid-no.js";
+import AzureDevOps from "./azure-devops.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -186,6 +188,7 @@ export const catalog = {
   "click-up": ClickUp,
   "azure-ad-b2c": AzureADB2C,
   "bankid-no": BankIDNorway,
+  "azure-devops": AzureDevOps,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -28,8 +28,11 @@ export interface ProviderSample {
 }
 
 export type Check = "pkce" | "state" | "nonce";
-/** How the client authenticates at the token endpoint; `client_secret_query`: id, secret and code in the URL's query, no body. */
-export type ClientAuth = "client_secret_basic" | "client_secret_post" | "client_secret_query";
+/**
+ * How the client authenticates at the token endpoint. `client_secret_query`: id, secret and code in
+ * the URL's query, no body; `client_secret_assertion`: the secret as a JWT-bearer `client_assertion`.
+ */
+export type ClientAuth = "client_secret_basic" | "client_secret_post" | "client_secret_query" | "client_secret_assertion";
 
 /** An expected authorization parameter: the exact value, JSON equal to `json`, or `undefined` for "absent". */
 export type ExpectedParam = string | undefined | { json: unknown };
@@ -53,6 +56,8 @@ export interface ProviderFacts {
   oidc?: OidcFacts;
   /** The authorization endpoint, without a query. */
   authorize: string;
+  /** The authorization request's `response_type` (default `code`). */
+  responseType?: string;
   /** Parameters the authorization request must carry, besides the protocol's own. */
   params: Record<string, ExpectedParam>;
   /** The callback protections the provider supports and the module should use. */
@@ -64,8 +69,11 @@ export interface ProviderFacts {
     body?: "form" | "json";
     /** Whether the exchange repeats the redirect_uri (default true). */
     redirectUri?: boolean;
-    /** Whether the exchange names its `grant_type` (default true). */
-    grantType?: boolean;
+    /**
+     * The exchange's `grant_type`: `authorization_code` (default), `jwt-bearer` (RFC 7523, the code
+     * sent as `assertion`), or `false` for an exchange that names none.
+     */
+    grantType?: "authorization_code" | "jwt-bearer" | false;
     /** Answers JSON only to a client that asks for it (GitHub answers form-encoded otherwise). */
     jsonOnlyWhenAsked?: boolean;
   };

@@ -150,7 +150,7 @@ export class FakeIdentityProvider {
     this.exchanges.push({ params: params ?? {}, error });
     if (error !== null) return Reply.json(error === "invalid_client" ? 401 : 400, { error });
     const answer: Record<string, unknown> = { ...this.sample.tokenResponse };
-    const grant = this.grants.get(params!.code!)!;
+    const grant = this.grants.get((params!.code ?? params!.assertion)!)!;
     if (this.sample.claims) answer.id_token = await this.idToken(grant);
     if (this.facts.token.jsonOnlyWhenAsked && !(call.headers.get("accept") ?? "").includes("application/json")) {
       const form = new URLSearchParams(Object.entries(answer).map(([k, v]) => [k, String(v)]));
@@ -182,8 +182,11 @@ export class FakeIdentityProvider {
   private async refusal(call: RecordedCall, params: Record<string, string>): Promise<string | null> {
     const { facts } = this;
     if (!this.clientAuthenticated(call, params)) return "invalid_client";
-    if (facts.token.grantType !== false && params.grant_type !== "authorization_code") return "unsupported_grant_type";
-    const grant = params.code === undefined ? undefined : this.grants.get(params.code);
+    const grantType = facts.token.grantType ?? "authorization_code";
+    if (grantType === "jwt-bearer" && params.grant_type !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return "unsupported_grant_type";
+    if (grantType === "authorization_code" && params.grant_type !== "authorization_code") return "unsupported_grant_type";
+    const code = grantType === "jwt-bearer" ? params.assertion : params.code;
+    const grant = code === undefined ? undefined : this.grants.get(code);
     if (!grant || grant.used) return "invalid_grant";
     grant.used = true;
     if (facts.token.redirectUri !== false && params.redirect_uri !== grant.redirectUri) return "invalid_grant";
@@ -196,6 +199,14 @@ export class FakeIdentityProvider {
   private clientAuthenticated(call: RecordedCall, params: Record<string, string>): boolean {
     const { clientId, clientSecret, token } = this.facts;
     const header = call.headers.get("authorization");
+    if (token.auth === "client_secret_assertion") {
+      return (
+        header === null &&
+        params.client_secret === undefined &&
+        params.client_assertion_type === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" &&
+        params.client_assertion === clientSecret
+      );
+    }
     if (token.auth === "client_secret_post" || token.auth === "client_secret_query") {
       return header === null && params.client_id === clientId && params.client_secret === clientSecret;
     }

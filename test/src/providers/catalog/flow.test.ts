@@ -85,7 +85,7 @@ function expectDocumentedAuthorizationRequest(id: string, authorization: URL, fa
   expect(`${authorization.origin}${authorization.pathname}`).toBe(facts.authorize);
   const documented = new Set([...PROTOCOL_PARAMS, ...Object.keys(facts.params)]);
   expect([...query.keys()].filter((name) => !documented.has(name))).toEqual([]);
-  expect(query.get("response_type")).toBe("code");
+  expect(query.get("response_type")).toBe(facts.responseType ?? "code");
   expect(query.get("client_id")).toBe(facts.clientId);
   expect(query.get("redirect_uri")).toBe(`${BASE_URL}/callback/${id}`);
   for (const [name, expected] of Object.entries(facts.params)) {
