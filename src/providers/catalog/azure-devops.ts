@@ -11,6 +11,8 @@
  *   bearer grant, the code sent as `assertion` and the client secret (itself a JWT) as
  *   `client_assertion`. `token.request` makes that call; the answer's `token_type` is
  *   `jwt-bearer` and its `expires_in` a string, both normalised. No PKCE: `state` guards the callback.
+ * - Renewing its tokens takes the same JWT-bearer form, not the standard refresh grant: the
+ *   library does not renew them (`refresh: false`); the person signs in again.
  * - Scope `vso.profile` (Auth.js's `scope` option sets another). The profile is
  *   `GET https://app.vssps.visualstudio.com/_apis/profile/profiles/me` with the avatar inlined
  *   (a `data:` URL).
@@ -96,6 +98,7 @@ export default function AzureDevOps<P extends AzureDevOpsProfile = AzureDevOpsPr
     token: { url: TOKEN_URL, request: azureDevOpsToken },
     userinfo: { url: PROFILE_URL, request: azureDevOpsUserinfo },
     checks: ["state"],
+    refresh: false,
     profile(profile) {
       return {
         id: idOf(profile.id),
