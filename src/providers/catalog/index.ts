@@ -57,6 +57,26 @@ export { default as Kakao, type KakaoProfile } from "./kakao.js";
 export { default as Naver, type NaverProfile } from "./naver.js";
 export { default as Strava, type StravaProfile } from "./strava.js";
 export { default as Patreon, type PatreonProfile } from "./patreon.js";
+export { default as FortyTwoSchool, type FortyTwoProfile } from "./42-school.js";
+export { default as Asgardeo, asgardeoIssuer, type AsgardeoProfile } from "./asgardeo.js";
+export { default as AzureAD, type AzureADProfile, type AzureADOptions } from "./azure-ad.js";
+export { default as BattleNet, type BattleNetProfile, type BattleNetIssuer } from "./battlenet.js";
+export { default as BeyondIdentity, type BeyondIdentityProfile } from "./beyondidentity.js";
+export { default as Box, type BoxProfile } from "./box.js";
+export { default as Coinbase, type CoinbaseProfile } from "./coinbase.js";
+export { default as Concept2, type Concept2Profile } from "./concept2.js";
+export { default as Dribbble, type DribbbleProfile, type DribbbleUserConfig } from "./dribbble.js";
+export { default as DuendeIdentityServer6, type DuendeISUserProfile } from "./duende-identity-server6.js";
+export { default as Eventbrite, pickEventbriteEmail, type EventbriteProfile } from "./eventbrite.js";
+export { default as Faceit, type FaceitProfile } from "./faceit.js";
+export { default as Figma, type FigmaProfile } from "./figma.js";
+export { default as BoxyHQSAML, type BoxyHQSAMLProfile } from "./boxyhq-saml.js";
+export { default as Bungie, bungiePicture, type BungieProfile, type BungieUserConfig } from "./bungie.js";
+export { default as ClickUp, type ClickUpProfile } from "./click-up.js";
+export { default as AzureADB2C, azureB2cWellKnown, type AzureADB2CProfile, type AzureADB2COptions } from "./azure-ad-b2c.js";
+export { default as BankIDNorway, type BankIDNorwayProfile } from "./bankid-no.js";
+export { default as AzureDevOps, azureDevOpsAvatar, type AzureDevOpsProfile, type AzureDevOpsUserConfig } from "./azure-devops.js";
+export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -92,6 +112,26 @@ import Kakao from "./kakao.js";
 import Naver from "./naver.js";
 import Strava from "./strava.js";
 import Patreon from "./patreon.js";
+import FortyTwoSchool from "./42-school.js";
+import Asgardeo from "./asgardeo.js";
+import AzureAD from "./azure-ad.js";
+import BattleNet from "./battlenet.js";
+import BeyondIdentity from "./beyondidentity.js";
+import Box from "./box.js";
+import Coinbase from "./coinbase.js";
+import Concept2 from "./concept2.js";
+import Dribbble from "./dribbble.js";
+import DuendeIdentityServer6 from "./duende-identity-server6.js";
+import Eventbrite from "./eventbrite.js";
+import Faceit from "./faceit.js";
+import Figma from "./figma.js";
+import EVEOnline from "./eveonline.js";
+import BoxyHQSAML from "./boxyhq-saml.js";
+import Bungie from "./bungie.js";
+import ClickUp from "./click-up.js";
+import AzureADB2C from "./azure-ad-b2c.js";
+import BankIDNorway from "./bankid-no.js";
+import AzureDevOps from "./azure-devops.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -129,6 +169,26 @@ export const catalog = {
   naver: Naver,
   strava: Strava,
   patreon: Patreon,
+  "42-school": FortyTwoSchool,
+  asgardeo: Asgardeo,
+  "azure-ad": AzureAD,
+  battlenet: BattleNet,
+  beyondidentity: BeyondIdentity,
+  box: Box,
+  coinbase: Coinbase,
+  concept2: Concept2,
+  dribbble: Dribbble,
+  "duende-identity-server6": DuendeIdentityServer6,
+  eventbrite: Eventbrite,
+  faceit: Faceit,
+  figma: Figma,
+  eveonline: EVEOnline,
+  "boxyhq-saml": BoxyHQSAML,
+  bungie: Bungie,
+  "click-up": ClickUp,
+  "azure-ad-b2c": AzureADB2C,
+  "bankid-no": BankIDNorway,
+  "azure-devops": AzureDevOps,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -178,3 +178,16 @@ export function base64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
   return btoa(binary);
 }
+
+/**
+ * The user of an OpenID Connect profile with the standard claims (OpenID Connect Core §5.1): `sub`,
+ * `name` (else `given_name family_name`, else `preferred_username`), `email`, an https `picture`.
+ */
+export function standardClaimsUser(profile: Record<string, unknown>): { id: string | undefined; name: string | null; email: string | null; image: string | null } {
+  return {
+    id: idOf(profile.sub),
+    name: text(profile.name) ?? joinName(profile.given_name, profile.family_name) ?? text(profile.preferred_username),
+    email: text(profile.email),
+    image: httpsUrl(profile.picture),
+  };
+}

@@ -12,13 +12,19 @@ import type { OAuthProviderConfig, OAuthUserConfig, TokenSet } from "../../../..
 import { customFetch } from "../../../../src/symbols.js";
 import type { Profile, ProviderConfig, User } from "../../../../src/types.js";
 import { fakeFetch } from "./fake-fetch.js";
-import { samples } from "./samples.js";
+import { fixtures, samples } from "./all-fixtures.js";
 
 type Factory = (options?: OAuthUserConfig) => OAuthProviderConfig;
 const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
 
-/** OIDC providers that only exist per deployment: no default issuer, it comes from options or the environment. */
-const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin"];
+/**
+ * OIDC providers that only exist per deployment: no default issuer, it comes from options or the
+ * environment. Besides these, every provider whose fixture configures an issuer.
+ */
+const ISSUER_FROM_DEPLOYMENT = [
+  "auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin", "azure-ad-b2c",
+  ...entries.map(([id]) => id).filter((id) => fixtures[id]?.facts.options?.issuer !== undefined),
+];
 
 function params(endpoint: OAuthProviderConfig["authorization"]): Record<string, string | undefined> {
   return typeof endpoint === "object" ? (endpoint.params ?? {}) : {};
@@ -94,7 +100,13 @@ describe.each(entries)("%s", (id, factory) => {
       if (url !== undefined) expect(isHttpsUrl(url), `${id}: ${url}`).toBe(true);
     }
     if (provider.issuer !== undefined) expect(isHttpsUrl(provider.issuer)).toBe(true);
-    if (provider.type === "oauth") {
+    if (provider.type === "oauth" && ISSUER_FROM_DEPLOYMENT.includes(id)) {
+      // An OAuth 2 server of its own deployment: no endpoints until the issuer names it.
+      expect(provider.issuer).toBeUndefined();
+      const deployed = factory({ issuer: "https://idp.example.com" });
+      for (const endpoint of [deployed.authorization, deployed.token]) expect(isHttpsUrl(endpointUrl(endpoint))).toBe(true);
+      expect(endpointUrl(deployed.authorization)?.startsWith("https://idp.example.com/")).toBe(true);
+    } else if (provider.type === "oauth") {
       expect(isHttpsUrl(endpointUrl(provider.authorization))).toBe(true);
       expect(isHttpsUrl(endpointUrl(provider.token))).toBe(true);
       const userinfo = provider.userinfo;
@@ -189,7 +201,8 @@ describe.each(entries)("%s", (id, factory) => {
   });
 
   it("serves its documented profile through the userinfo step or the ID token", async () => {
-    const provider = factory();
+    // Configured as the fixture's deployment (an issuer some providers build their endpoints from).
+    const provider = factory(fixtures[id].facts.options as OAuthUserConfig | undefined);
     if (sample.source === "id_token") {
       expect(provider.type).toBe("oidc");
       expect((provider as { idToken?: boolean }).idToken).not.toBe(false);

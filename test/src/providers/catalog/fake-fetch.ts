@@ -31,7 +31,10 @@ export interface FakeFetch extends ProviderFetch {
   calls: RecordedCall[];
 }
 
-/** Routes are keyed by the full URL (query included), optionally prefixed with the method: `"POST https://..."`. */
+/**
+ * Routes are keyed by the full URL (query included), optionally prefixed with the method: `"POST https://..."`.
+ * A key ending in `?*` serves that URL with any query.
+ */
 export function fakeFetch(routes: Record<string, Route>): FakeFetch {
   const calls: RecordedCall[] = [];
   const fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -39,7 +42,8 @@ export function fakeFetch(routes: Record<string, Route>): FakeFetch {
     const body = request.body ? await request.text() : null;
     const call: RecordedCall = { url: request.url, method: request.method, headers: request.headers, body };
     calls.push(call);
-    const route = routes[`${call.method} ${call.url}`] ?? routes[call.url];
+    const bare = call.url.includes("?") ? `${call.url.slice(0, call.url.indexOf("?"))}?*` : undefined;
+    const route = routes[`${call.method} ${call.url}`] ?? routes[call.url] ?? (bare && (routes[`${call.method} ${bare}`] ?? routes[bare]));
     if (route === undefined) return new Response("not found", { status: 404 });
     const answer = typeof route === "function" ? await (route as (call: RecordedCall) => unknown)(call) : route;
     if (answer instanceof Reply) return new Response(answer.body, { status: answer.status, headers: answer.headers });

@@ -1,15 +1,14 @@
 /**
  * A fake identity provider for whole sign-ins through `Auth`: it plays one catalog provider's
  * servers behind a `[customFetch]` — discovery document, JWKS, token endpoint, APIs — answering
- * with the documented sample from `samples.ts`, and checks what it is sent as the real one would:
+ * with the documented sample of its fixture (`fixtures/<id>.ts`), and checks what it is sent as the real one would:
  * the code it issued (once), the redirect_uri and PKCE verifier bound to it, and the client
  * authentication the provider accepts. A request it would refuse gets a 400 in OAuth's error format.
  */
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { ProviderFetch } from "../../../../src/providers/oauth-types.js";
 import { fakeFetch, Reply, type RecordedCall } from "./fake-fetch.js";
-import type { ProviderFacts } from "./flow-facts.js";
-import type { ProviderSample } from "./samples.js";
+import type { ProviderFacts, ProviderSample } from "./fixture.js";
 
 const KID = "flow-test-rsa-1";
 
@@ -131,12 +130,16 @@ export class FakeIdentityProvider {
       routes[`GET ${oidc.jwks}`] = { keys: [this.key.publicJwk] };
     }
     routes[`POST ${facts.token.url}`] = (call: RecordedCall) => this.token(call);
+    // An exchange whose parameters are in the query reaches the same endpoint.
+    if (facts.token.auth === "client_secret_query") routes[`POST ${facts.token.url}?*`] = routes[`POST ${facts.token.url}`];
     return routes;
   }
 
   /** An API call: answered only with the access token of the exchange, in the provider's scheme. */
   private resource(call: RecordedCall, body: unknown): unknown {
-    const expected = `${this.facts.apiScheme ?? "Bearer"} ${String(this.sample.tokenResponse.access_token)}`;
+    const scheme = this.facts.apiScheme ?? "Bearer";
+    const token = String(this.sample.tokenResponse.access_token);
+    const expected = scheme === "" ? token : `${scheme} ${token}`;
     if (call.headers.get("authorization") !== expected) return Reply.json(401, { error: "invalid_token" });
     return body;
   }
@@ -147,7 +150,7 @@ export class FakeIdentityProvider {
     this.exchanges.push({ params: params ?? {}, error });
     if (error !== null) return Reply.json(error === "invalid_client" ? 401 : 400, { error });
     const answer: Record<string, unknown> = { ...this.sample.tokenResponse };
-    const grant = this.grants.get(params!.code!)!;
+    const grant = this.grants.get((params!.code ?? params!.assertion)!)!;
     if (this.sample.claims) answer.id_token = await this.idToken(grant);
     if (this.facts.token.jsonOnlyWhenAsked && !(call.headers.get("accept") ?? "").includes("application/json")) {
       const form = new URLSearchParams(Object.entries(answer).map(([k, v]) => [k, String(v)]));
@@ -159,6 +162,9 @@ export class FakeIdentityProvider {
   /** The exchange's parameters, decoded as the provider reads them; `null` when not so encoded. */
   private tokenParams(call: RecordedCall): Record<string, string> | null {
     const type = call.headers.get("content-type") ?? "";
+    if (this.facts.token.auth === "client_secret_query") {
+      return call.body ? null : Object.fromEntries(new URL(call.url).searchParams);
+    }
     if (this.facts.token.body === "json") {
       if (!type.startsWith("application/json")) return null;
       try {
@@ -176,8 +182,11 @@ export class FakeIdentityProvider {
   private async refusal(call: RecordedCall, params: Record<string, string>): Promise<string | null> {
     const { facts } = this;
     if (!this.clientAuthenticated(call, params)) return "invalid_client";
-    if (params.grant_type !== "authorization_code") return "unsupported_grant_type";
-    const grant = params.code === undefined ? undefined : this.grants.get(params.code);
+    const grantType = facts.token.grantType ?? "authorization_code";
+    if (grantType === "jwt-bearer" && params.grant_type !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return "unsupported_grant_type";
+    if (grantType === "authorization_code" && params.grant_type !== "authorization_code") return "unsupported_grant_type";
+    const code = grantType === "jwt-bearer" ? params.assertion : params.code;
+    const grant = code === undefined ? undefined : this.grants.get(code);
     if (!grant || grant.used) return "invalid_grant";
     grant.used = true;
     if (facts.token.redirectUri !== false && params.redirect_uri !== grant.redirectUri) return "invalid_grant";
@@ -190,7 +199,15 @@ export class FakeIdentityProvider {
   private clientAuthenticated(call: RecordedCall, params: Record<string, string>): boolean {
     const { clientId, clientSecret, token } = this.facts;
     const header = call.headers.get("authorization");
-    if (token.auth === "client_secret_post") {
+    if (token.auth === "client_secret_assertion") {
+      return (
+        header === null &&
+        params.client_secret === undefined &&
+        params.client_assertion_type === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" &&
+        params.client_assertion === clientSecret
+      );
+    }
+    if (token.auth === "client_secret_post" || token.auth === "client_secret_query") {
       return header === null && params.client_id === clientId && params.client_secret === clientSecret;
     }
     if (params.client_secret !== undefined || !header?.startsWith("Basic ")) return false;

@@ -1,11 +1,11 @@
 /**
  * Every catalog provider, signed in end to end through `Auth`: the provider is configured as an
  * application would (its factory, credentials, the options its deployment needs) with a
- * `[customFetch]` that plays its servers (`flow-idp.ts`) from its documented answers
- * (`samples.ts`). A browser (`TestClient`) presses the sign-in button, is sent to the documented
+ * `[customFetch]` that plays its servers (`flow-idp.ts`) from its documented answers (its
+ * fixture's `sample`, `fixtures/<id>.ts`). A browser (`TestClient`) presses the sign-in button, is sent to the documented
  * authorization endpoint, comes back with a code, and must end up signed in as the user
  * `profile()` documents, the provider having been asked only what its documentation says
- * (`flow-facts.ts`) and only at its own hosts.
+ * (its fixture's `facts`) and only at its own hosts.
  */
 import { describe, expect, it } from "vitest";
 import { catalog, GitHub, LinkedIn, type CatalogProviderId } from "../../../../src/providers/catalog/index.js";
@@ -15,9 +15,10 @@ import type { AuthConfig } from "../../../../src/types.js";
 import { ORIGIN, SESSION_COOKIE, testConfig, type TestConfig } from "../../../helpers/config.js";
 import { isDeletion, setCookieNamed } from "../../../helpers/set-cookie.js";
 import { TestClient } from "../../../helpers/test-client.js";
-import { flowFacts, type ProviderFacts } from "./flow-facts.js";
+import { flowFacts, samples } from "./all-fixtures.js";
+import type { ProviderFacts, ProviderSample } from "./fixture.js";
 import { FakeIdentityProvider } from "./flow-idp.js";
-import { appleUserFormField, githubPrivateEmail, samples, type ProviderSample } from "./samples.js";
+import { githubPrivateEmail } from "./fixtures/github.js";
 
 type Factory = (options?: OAuthUserConfig) => OAuthProviderConfig;
 const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
@@ -84,7 +85,7 @@ function expectDocumentedAuthorizationRequest(id: string, authorization: URL, fa
   expect(`${authorization.origin}${authorization.pathname}`).toBe(facts.authorize);
   const documented = new Set([...PROTOCOL_PARAMS, ...Object.keys(facts.params)]);
   expect([...query.keys()].filter((name) => !documented.has(name))).toEqual([]);
-  expect(query.get("response_type")).toBe("code");
+  expect(query.get("response_type")).toBe(facts.responseType ?? "code");
   expect(query.get("client_id")).toBe(facts.clientId);
   expect(query.get("redirect_uri")).toBe(`${BASE_URL}/callback/${id}`);
   for (const [name, expected] of Object.entries(facts.params)) {
@@ -117,9 +118,7 @@ describe("every catalog provider signs a user in end to end", () => {
     const facts = flowFacts[id];
     const sample = samples[id];
     const idp = await FakeIdentityProvider.start(facts, sample);
-    // Apple posts the person's name with the code, on the first sign-in only.
-    const extra: Record<string, string> = id === "apple" ? { user: appleUserFormField } : {};
-    const result = await signIn(id, configure(factory, facts, idp), idp, extra);
+    const result = await signIn(id, configure(factory, facts, idp), idp);
 
     expectDocumentedAuthorizationRequest(id, result.authorization, facts);
     await expectSignedInAs(result, id, sample);
@@ -147,6 +146,21 @@ describe("what the full flow adds to single providers", () => {
       "GET https://api.github.com/user",
       "GET https://api.github.com/user/emails",
     ]);
+  });
+
+  it("sends Bungie's API key with its API call, and refuses the sign-in without one", async () => {
+    const idp = await FakeIdentityProvider.start(flowFacts.bungie, samples.bungie);
+    await expectSignedInAs(await signIn("bungie", configure(catalog.bungie as Factory, flowFacts.bungie, idp), idp), "bungie", samples.bungie);
+    const api = idp.calls.filter((call) => call.url.startsWith("https://www.bungie.net/Platform/"));
+    expect(api.map((call) => call.headers.get("x-api-key"))).toEqual([flowFacts.bungie.options?.apiKey]);
+
+    const keyless = await FakeIdentityProvider.start(flowFacts.bungie, samples.bungie);
+    const { callback, client } = await signIn("bungie", configure(catalog.bungie as Factory, flowFacts.bungie, keyless, { apiKey: undefined } as OAuthUserConfig), keyless);
+    expect(callback.headers.get("location")).toBe(`${BASE_URL}/signin?error=OAuthCallbackError`);
+    expect(await client.session()).toBeNull();
+    // The code was exchanged; the API was never called without its key.
+    expect(keyless.exchanges.map((exchange) => exchange.error)).toEqual([null]);
+    expect(keyless.calls.filter((call) => call.url.startsWith("https://www.bungie.net/Platform/"))).toEqual([]);
   });
 
   it("refuses a Google ID token minted for another sign-in (another nonce)", async () => {

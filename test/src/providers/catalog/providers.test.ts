@@ -26,7 +26,7 @@ import {
   entraIssuerForTenant,
   isMultiTenantIssuer,
 } from "../../../../src/providers/catalog/index.js";
-import { samples } from "./samples.js";
+import { samples } from "./all-fixtures.js";
 
 describe("issuers", () => {
   it("keeps the trailing slash Auth0 and authentik issuers have", () => {

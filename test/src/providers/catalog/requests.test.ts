@@ -19,7 +19,10 @@ import {
 import type { OAuth2Config, OAuthProviderConfig, OIDCConfig, TokenSet } from "../../../../src/providers/oauth-types.js";
 import type { Profile } from "../../../../src/types.js";
 import { fakeFetch, Reply, type FakeFetch } from "./fake-fetch.js";
-import { githubPrivateEmail, notionTokenResponse, samples, workosAuthenticateResponse } from "./samples.js";
+import { samples } from "./all-fixtures.js";
+import { githubPrivateEmail } from "./fixtures/github.js";
+import { notionTokenResponse } from "./fixtures/notion.js";
+import { workosAuthenticateResponse } from "./fixtures/workos.js";
 
 /** A catalog provider as the flow sees it (a provider typed for its own profile is one for any profile). */
 type CatalogProvider<P extends Profile> = OAuth2Config<P> | OIDCConfig<P>;
