@@ -57,6 +57,21 @@ export { default as Kakao, type KakaoProfile } from "./kakao.js";
 export { default as Naver, type NaverProfile } from "./naver.js";
 export { default as Strava, type StravaProfile } from "./strava.js";
 export { default as Patreon, type PatreonProfile } from "./patreon.js";
+export { default as Huggingface, type HuggingfaceProfile } from "./huggingface.js";
+export { default as Kinde, type KindeProfile } from "./kinde.js";
+export { default as Logto, type LogtoProfile } from "./logto.js";
+export { default as IdentityServer4, type IdentityServer4Profile } from "./identity-server4.js";
+export { default as OryHydra, type OryHydraProfile } from "./ory-hydra.js";
+export { default as FusionAuth, type FusionAuthProfile, type FusionAuthUserConfig } from "./fusionauth.js";
+export { default as Frontegg, type FronteggProfile } from "./frontegg.js";
+export { default as Netlify, type NetlifyProfile } from "./netlify.js";
+export { default as Mattermost, type MattermostProfile } from "./mattermost.js";
+export { default as Mastodon, type MastodonProfile } from "./mastodon.js";
+export { default as Nextcloud, type NextcloudProfile } from "./nextcloud.js";
+export { default as Freshbooks, type FreshbooksProfile } from "./freshbooks.js";
+export { default as Mailchimp, type MailchimpProfile } from "./mailchimp.js";
+export { default as Medium, type MediumProfile } from "./medium.js";
+export { default as Instagram, type InstagramProfile } from "./instagram.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -92,6 +107,21 @@ import Kakao from "./kakao.js";
 import Naver from "./naver.js";
 import Strava from "./strava.js";
 import Patreon from "./patreon.js";
+import Huggingface from "./huggingface.js";
+import Kinde from "./kinde.js";
+import Logto from "./logto.js";
+import IdentityServer4 from "./identity-server4.js";
+import OryHydra from "./ory-hydra.js";
+import FusionAuth from "./fusionauth.js";
+import Frontegg from "./frontegg.js";
+import Netlify from "./netlify.js";
+import Mattermost from "./mattermost.js";
+import Mastodon from "./mastodon.js";
+import Nextcloud from "./nextcloud.js";
+import Freshbooks from "./freshbooks.js";
+import Mailchimp from "./mailchimp.js";
+import Medium from "./medium.js";
+import Instagram from "./instagram.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -129,6 +159,21 @@ export const catalog = {
   naver: Naver,
   strava: Strava,
   patreon: Patreon,
+  huggingface: Huggingface,
+  kinde: Kinde,
+  logto: Logto,
+  "identity-server4": IdentityServer4,
+  "ory-hydra": OryHydra,
+  fusionauth: FusionAuth,
+  frontegg: Frontegg,
+  netlify: Netlify,
+  mattermost: Mattermost,
+  mastodon: Mastodon,
+  nextcloud: Nextcloud,
+  freshbooks: Freshbooks,
+  mailchimp: Mailchimp,
+  medium: Medium,
+  instagram: Instagram,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

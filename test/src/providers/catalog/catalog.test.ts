@@ -12,13 +12,22 @@ import type { OAuthProviderConfig, OAuthUserConfig, TokenSet } from "../../../..
 import { customFetch } from "../../../../src/symbols.js";
 import type { Profile, ProviderConfig, User } from "../../../../src/types.js";
 import { fakeFetch } from "./fake-fetch.js";
-import { samples } from "./all-fixtures.js";
+import { flowFacts, samples } from "./all-fixtures.js";
 
 type Factory = (options?: OAuthUserConfig) => OAuthProviderConfig;
 const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
 
 /** OIDC providers that only exist per deployment: no default issuer, it comes from options or the environment. */
-const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin"];
+const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin", "kinde", "logto", "identity-server4", "ory-hydra", "fusionauth", "frontegg"];
+
+/** OAuth providers that only exist per deployment: no endpoints bare, they follow the `issuer` (the server's URL). */
+const ENDPOINTS_FROM_DEPLOYMENT = ["mattermost", "nextcloud"];
+
+/**
+ * Where Auth.js's provider id is not its module's name, the catalog is keyed (and imported) by the
+ * module and the provider keeps Auth.js's id, so callback URLs and `AUTH_<ID>_*` variables stay.
+ */
+const AUTH_JS_IDS: Partial<Record<string, string>> = { "ory-hydra": "hydra" };
 
 function params(endpoint: OAuthProviderConfig["authorization"]): Record<string, string | undefined> {
   return typeof endpoint === "object" ? (endpoint.params ?? {}) : {};
@@ -53,7 +62,7 @@ describe("the catalog", () => {
     const ids = entries.map(([, factory]) => factory().id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const [key, factory] of entries) {
-      expect(factory().id).toBe(key);
+      expect(factory().id).toBe(AUTH_JS_IDS[key] ?? key);
       expect(key).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(encodeURIComponent(key)).toBe(key);
     }
@@ -69,7 +78,7 @@ describe.each(entries)("%s", (id, factory) => {
 
   it("works listed bare: called with no argument, it returns a complete provider", () => {
     const provider = factory();
-    expect(provider.id).toBe(id);
+    expect(provider.id).toBe(AUTH_JS_IDS[id] ?? id);
     expect(provider.name).toEqual(expect.any(String));
     expect(provider.name.length).toBeGreaterThan(0);
     expect(["oauth", "oidc"]).toContain(provider.type);
@@ -94,7 +103,13 @@ describe.each(entries)("%s", (id, factory) => {
       if (url !== undefined) expect(isHttpsUrl(url), `${id}: ${url}`).toBe(true);
     }
     if (provider.issuer !== undefined) expect(isHttpsUrl(provider.issuer)).toBe(true);
-    if (provider.type === "oauth") {
+    if (provider.type === "oauth" && ENDPOINTS_FROM_DEPLOYMENT.includes(id)) {
+      expect(endpointUrl(provider.authorization)).toBeUndefined();
+      const deployed = factory({ issuer: "https://server.example.com" });
+      for (const endpoint of [deployed.authorization, deployed.token, deployed.userinfo]) {
+        expect(endpointUrl(endpoint)).toMatch(/^https:\/\/server\.example\.com\//);
+      }
+    } else if (provider.type === "oauth") {
       expect(isHttpsUrl(endpointUrl(provider.authorization))).toBe(true);
       expect(isHttpsUrl(endpointUrl(provider.token))).toBe(true);
       const userinfo = provider.userinfo;
@@ -189,7 +204,8 @@ describe.each(entries)("%s", (id, factory) => {
   });
 
   it("serves its documented profile through the userinfo step or the ID token", async () => {
-    const provider = factory();
+    // As its deployment configures it: a per-server provider has its endpoints from the server's URL.
+    const provider = factory(flowFacts[id].options ?? {});
     if (sample.source === "id_token") {
       expect(provider.type).toBe("oidc");
       expect((provider as { idToken?: boolean }).idToken).not.toBe(false);
@@ -212,7 +228,7 @@ describe.each(entries)("%s", (id, factory) => {
   });
 
   it("maps its documented profile to { id, name, email, image }", async () => {
-    const user = await profileOf(factory(), sample.profile as Profile, sample.tokenResponse);
+    const user = await profileOf(factory(flowFacts[id].options ?? {}), sample.profile as Profile, sample.tokenResponse);
     expect(user).toEqual(sample.user);
     expect(Object.keys(user).sort()).toEqual(["email", "id", "image", "name"]);
     expect(typeof user.id).toBe("string");
@@ -240,8 +256,8 @@ describe.each(entries)("%s", (id, factory) => {
   });
 
   if (factory().issuer === undefined && factory().type === "oidc") {
-    it(`takes its issuer from AUTH_${envProviderKey(id)}_ISSUER when listed bare`, () => {
-      const env = { [`AUTH_${envProviderKey(id)}_ISSUER`]: "https://idp.example.com/tenant" };
+    it(`takes its issuer from AUTH_${envProviderKey(AUTH_JS_IDS[id] ?? id)}_ISSUER when listed bare`, () => {
+      const env = { [`AUTH_${envProviderKey(AUTH_JS_IDS[id] ?? id)}_ISSUER`]: "https://idp.example.com/tenant" };
       expect(providerEnvDefaults(env, factory() as unknown as ProviderConfig)).toEqual({ issuer: "https://idp.example.com/tenant" });
     });
   }

@@ -17,6 +17,8 @@ export interface ProviderSample {
   source: "id_token" | "userinfo";
   /** The token endpoint's JSON answer (for `id_token` sources, an ID token carrying `claims` goes with it). */
   tokenResponse: TokenSet;
+  /** The access token the APIs take, when the token answer does not carry it at its top level (Instagram's `data[0]`). */
+  accessToken?: string;
   /** The ID token's claims (`id_token` sources). */
   claims?: Record<string, unknown>;
   /** What the provider's servers answer during the userinfo step, by URL (`"POST <url>"` for a POST). */

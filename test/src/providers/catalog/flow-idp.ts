@@ -135,7 +135,7 @@ export class FakeIdentityProvider {
 
   /** An API call: answered only with the access token of the exchange, in the provider's scheme. */
   private resource(call: RecordedCall, body: unknown): unknown {
-    const expected = `${this.facts.apiScheme ?? "Bearer"} ${String(this.sample.tokenResponse.access_token)}`;
+    const expected = `${this.facts.apiScheme ?? "Bearer"} ${String(this.sample.accessToken ?? this.sample.tokenResponse.access_token)}`;
     if (call.headers.get("authorization") !== expected) return Reply.json(401, { error: "invalid_token" });
     return body;
   }
