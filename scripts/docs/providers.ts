@@ -15,6 +15,8 @@ export const NEXT_BASE_PATH = "/api/auth";
 
 interface ProviderFacts {
   id: string;
+  /** The catalog key: the module (`appauth/providers/<module>`) and the page; the same as `id` but where Auth.js's id differs (ory-hydra → hydra). */
+  module: string;
   name: string;
   type: string;
   /** The factory's name, the one to import it as. */
@@ -34,12 +36,13 @@ function endpoint(value: unknown): string | undefined {
   return undefined;
 }
 
-function facts(factory: (...args: never[]) => unknown): ProviderFacts {
+function facts(factory: (...args: never[]) => unknown, module: string): ProviderFacts {
   const p = (factory as () => Record<string, unknown>)();
   const authorization = p.authorization as { params?: Record<string, string> } | string | undefined;
   const params = typeof authorization === "object" ? authorization.params : undefined;
   return {
     id: String(p.id),
+    module,
     name: String(p.name),
     type: String(p.type),
     factory: factory.name,
@@ -53,7 +56,10 @@ function facts(factory: (...args: never[]) => unknown): ProviderFacts {
   };
 }
 
-/** A page path for a provider id. */
+/** Auth.js ids that are not their module's name (the catalog key). */
+const AUTH_JS_IDS: Partial<Record<string, string>> = { "ory-hydra": "hydra" };
+
+/** A page path for a provider's module (its catalog key). */
 export function providerPath(id: string): string {
   return `providers/${id}.html`;
 }
@@ -95,7 +101,7 @@ function providerBody(f: ProviderFacts, comment: { text: string; see: string[] }
     `<h1>${escapeHtml(f.name)}</h1>`,
     comment.text ? renderMarkdown(comment.text).html : "",
     `<h2 id="setup">Set-up</h2>`,
-    `<pre><code class="language-ts">import ${f.factory} from "appauth/providers/${f.id}";\n\nconst config = { providers: [${f.factory}] };</code></pre>`,
+    `<pre><code class="language-ts">import ${f.factory} from "appauth/providers/${f.module}";\n\nconst config = { providers: [${f.factory}] };</code></pre>`,
     `<p>Listed bare, the provider reads its credentials from the environment:</p>`,
     `<table><tbody>${env.join("")}</tbody></table>`,
     `<p>Pass options to override any default (<code>${escapeHtml(f.factory)}({ clientId, clientSecret, authorization: { params: { … } } })</code>);
@@ -111,7 +117,7 @@ function providerBody(f: ProviderFacts, comment: { text: string; see: string[] }
     see.length
       ? `<h2 id="provider-documentation">${escapeHtml(f.name)}'s documentation</h2><ul>${see.map((url) => `<li><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></li>`).join("")}</ul>`
       : "",
-    `<p>API: <a href="../api/providers-${escapeHtml(f.id)}.html">appauth/providers/${escapeHtml(f.id)}</a>.
+    `<p>API: <a href="../api/providers-${escapeHtml(f.module)}.html">appauth/providers/${escapeHtml(f.module)}</a>.
       Something refused? See <a href="../troubleshooting.html#invalidendpoints">InvalidEndpoints</a>,
       <a href="../troubleshooting.html#oauthcallbackerror">OAuthCallbackError</a> and
       <a href="../troubleshooting.html#oauthaccountnotlinked">OAuthAccountNotLinked</a>.</p>`,
@@ -122,8 +128,9 @@ function providerBody(f: ProviderFacts, comment: { text: string; see: string[] }
 export async function providerPages(root: string): Promise<Page[]> {
   const all = await Promise.all(
     Object.entries(catalog).map(async ([id, factory]) => {
-      const f = facts(factory as (...args: never[]) => unknown);
-      if (f.id !== id) throw new Error(`catalog: the key "${id}" makes a provider with the id "${f.id}"`);
+      const f = facts(factory as (...args: never[]) => unknown, id);
+      // A key names its module; the provider's id is the key but where Auth.js's id differs.
+      if (f.id !== id && AUTH_JS_IDS[id] !== f.id) throw new Error(`catalog: the key "${id}" makes a provider with the id "${f.id}"`);
       const source = await readFile(`${root}/src/providers/catalog/${id}.ts`, "utf8");
       return { f, comment: leadingComment(source) };
     }),
@@ -133,7 +140,7 @@ export async function providerPages(root: string): Promise<Page[]> {
     // The comment's first sentence, without its "Sign in with X:" opening.
     const paragraph = comment.text.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ") ?? "";
     const firstLine = /^(.*?\.)(?:\s|$)/.exec(paragraph.replace(/^Sign in with .*?: /, ""))?.[1] ?? "";
-    return `<tr><td><a href="${f.id}.html">${escapeHtml(f.name)}</a></td><td>${code(f.id)}</td><td>${f.type}</td><td>${renderInline(firstLine)}</td></tr>`;
+    return `<tr><td><a href="${f.module}.html">${escapeHtml(f.name)}</a></td><td>${code(f.id)}</td><td>${f.type}</td><td>${renderInline(firstLine)}</td></tr>`;
   });
   const index: Page = {
     path: "providers/index.html",
@@ -150,7 +157,7 @@ export async function providerPages(root: string): Promise<Page[]> {
     ].join("\n"),
   };
   const pages = all.map(({ f, comment }): Page => ({
-    path: providerPath(f.id),
+    path: providerPath(f.module),
     title: f.name,
     section: "providers",
     inNav: false,
