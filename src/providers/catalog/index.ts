@@ -72,6 +72,8 @@ export { default as Freshbooks, type FreshbooksProfile } from "./freshbooks.js";
 export { default as Mailchimp, type MailchimpProfile } from "./mailchimp.js";
 export { default as Medium, type MediumProfile } from "./medium.js";
 export { default as Instagram, type InstagramProfile } from "./instagram.js";
+export { default as HubSpot, type HubSpotProfile } from "./hubspot.js";
+export { default as Foursquare, type FoursquareProfile, type FoursquareOptions } from "./foursquare.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -122,6 +124,8 @@ import Freshbooks from "./freshbooks.js";
 import Mailchimp from "./mailchimp.js";
 import Medium from "./medium.js";
 import Instagram from "./instagram.js";
+import HubSpot from "./hubspot.js";
+import Foursquare from "./foursquare.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -174,6 +178,8 @@ export const catalog = {
   mailchimp: Mailchimp,
   medium: Medium,
   instagram: Instagram,
+  hubspot: HubSpot,
+  foursquare: Foursquare,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

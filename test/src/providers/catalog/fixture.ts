@@ -78,6 +78,12 @@ export interface ProviderFacts {
   };
   /** The Authorization scheme its APIs take (default Bearer). */
   apiScheme?: string;
+  /**
+   * Where its APIs take the access token: the Authorization header (default), or the URL (a query
+   * parameter or a path segment, as Foursquare and HubSpot document), which the route, keyed by
+   * the full URL, then pins.
+   */
+  apiToken?: "header" | "url";
   /** How its ID tokens are signed (default RS256 with a key from the JWKS). */
   idTokenAlg?: "RS256" | "HS256";
   /** Every host a sign-in may talk to. */
