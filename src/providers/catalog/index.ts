@@ -74,6 +74,7 @@ export { default as Medium, type MediumProfile } from "./medium.js";
 export { default as Instagram, type InstagramProfile } from "./instagram.js";
 export { default as HubSpot, type HubSpotProfile } from "./hubspot.js";
 export { default as Foursquare, type FoursquareProfile, type FoursquareOptions } from "./foursquare.js";
+export { default as Mailru, type MailruProfile } from "./mailru.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -126,6 +127,7 @@ import Medium from "./medium.js";
 import Instagram from "./instagram.js";
 import HubSpot from "./hubspot.js";
 import Foursquare from "./foursquare.js";
+import Mailru from "./mailru.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -180,6 +182,7 @@ export const catalog = {
   instagram: Instagram,
   hubspot: HubSpot,
   foursquare: Foursquare,
+  mailru: Mailru,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */
