@@ -75,6 +75,7 @@ export { default as Instagram, type InstagramProfile } from "./instagram.js";
 export { default as HubSpot, type HubSpotProfile } from "./hubspot.js";
 export { default as Foursquare, type FoursquareProfile, type FoursquareOptions } from "./foursquare.js";
 export { default as Mailru, type MailruProfile } from "./mailru.js";
+export { default as Osso, type OssoProfile } from "./osso.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -128,6 +129,7 @@ import Instagram from "./instagram.js";
 import HubSpot from "./hubspot.js";
 import Foursquare from "./foursquare.js";
 import Mailru from "./mailru.js";
+import Osso from "./osso.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -183,6 +185,7 @@ export const catalog = {
   hubspot: HubSpot,
   foursquare: Foursquare,
   mailru: Mailru,
+  osso: Osso,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

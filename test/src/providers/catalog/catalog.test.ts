@@ -21,7 +21,7 @@ const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
 const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin", "kinde", "logto", "identity-server4", "ory-hydra", "fusionauth", "frontegg"];
 
 /** OAuth providers that only exist per deployment: no endpoints bare, they follow the `issuer` (the server's URL). */
-const ENDPOINTS_FROM_DEPLOYMENT = ["mattermost", "nextcloud"];
+const ENDPOINTS_FROM_DEPLOYMENT = ["mattermost", "nextcloud", "osso"];
 
 /**
  * Where Auth.js's provider id is not its module's name, the catalog is keyed (and imported) by the
