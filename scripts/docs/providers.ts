@@ -15,6 +15,8 @@ export const NEXT_BASE_PATH = "/api/auth";
 
 interface ProviderFacts {
   id: string;
+  /** The catalog key: the module (`appauth/providers/<module>`) and the page; the same as `id` but where Auth.js's id differs (ory-hydra → hydra). */
+  module: string;
   name: string;
   type: string;
   /** The factory's name, the one to import it as. */
@@ -34,12 +36,13 @@ function endpoint(value: unknown): string | undefined {
   return undefined;
 }
 
-function facts(factory: (...args: never[]) => unknown): ProviderFacts {
+function facts(factory: (...args: never[]) => unknown, module: string): ProviderFacts {
   const p = (factory as () => Record<string, unknown>)();
   const authorization = p.authorization as { params?: Record<string, string> } | string | undefined;
   const params = typeof authorization === "object" ? authorization.params : undefined;
   return {
     id: String(p.id),
+    module,
     name: String(p.name),
     type: String(p.type),
     factory: factory.name,
@@ -53,7 +56,10 @@ function facts(factory: (...args: never[]) => unknown): ProviderFacts {
   };
 }
 
-/** A page path for a provider id. */
+/** Auth.js ids that are not their module's name (the catalog key). */
+const AUTH_JS_IDS: Partial<Record<string, string>> = { "ory-hydra": "hydra" };
+
+/** A page path for a provider's module (its catalog key). */
 export function providerPath(id: string): string {
   return `providers/${id}.md`;
 }
@@ -92,7 +98,7 @@ function providerBody(f: ProviderFacts, comment: { text: string; see: string[] }
     `# ${f.name}`,
     proseMarkdown(comment.text),
     `## Set-up {#setup}`,
-    `\`\`\`ts\nimport ${f.factory} from "appauth/providers/${f.id}";\n\nconst config = { providers: [${f.factory}] };\n\`\`\``,
+    `\`\`\`ts\nimport ${f.factory} from "appauth/providers/${f.module}";\n\nconst config = { providers: [${f.factory}] };\n\`\`\``,
     `Listed bare, the provider reads its credentials from the environment:`,
     table(env, ["variable", "what it holds"]),
     `Pass options to override any default (\`${f.factory}({ clientId, clientSecret, authorization: { params: { … } } })\`);
@@ -106,7 +112,7 @@ and the basePath defaults to \`/auth\`):`,
     `## Defaults {#defaults}`,
     table(defaults, ["setting", "value"]),
     see.length ? `## ${f.name}'s documentation {#provider-documentation}\n\n${see.map((url) => `- <${url}>`).join("\n")}` : "",
-    `API: [appauth/providers/${f.id}](../api/providers-${f.id}.md).
+    `API: [appauth/providers/${f.module}](../api/providers-${f.module}.md).
 Something refused? See [InvalidEndpoints](../troubleshooting.md#invalidendpoints),
 [OAuthCallbackError](../troubleshooting.md#oauthcallbackerror) and
 [OAuthAccountNotLinked](../troubleshooting.md#oauthaccountnotlinked).`,
@@ -119,8 +125,9 @@ Something refused? See [InvalidEndpoints](../troubleshooting.md#invalidendpoints
 export async function providerPages(root: string): Promise<Page[]> {
   const all = await Promise.all(
     Object.entries(catalog).map(async ([id, factory]) => {
-      const f = facts(factory as (...args: never[]) => unknown);
-      if (f.id !== id) throw new Error(`catalog: the key "${id}" makes a provider with the id "${f.id}"`);
+      const f = facts(factory as (...args: never[]) => unknown, id);
+      // A key names its module; the provider's id is the key but where Auth.js's id differs.
+      if (f.id !== id && AUTH_JS_IDS[id] !== f.id) throw new Error(`catalog: the key "${id}" makes a provider with the id "${f.id}"`);
       const source = await readFile(`${root}/src/providers/catalog/${id}.ts`, "utf8");
       return { f, comment: leadingComment(source) };
     }),
@@ -130,7 +137,7 @@ export async function providerPages(root: string): Promise<Page[]> {
     // The comment's first sentence, without its "Sign in with X:" opening.
     const paragraph = comment.text.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ") ?? "";
     const firstLine = /^(.*?\.)(?:\s|$)/.exec(paragraph.replace(/^Sign in with .*?: /, ""))?.[1] ?? "";
-    return `| [${f.name}](${f.id}.md) | ${code(f.id)} | ${f.type} | ${firstLine.replace(/\|/g, "\\|")} |`;
+    return `| [${f.name}](${f.module}.md) | ${code(f.id)} | ${f.type} | ${firstLine.replace(/\|/g, "\\|")} |`;
   });
   const index: Page = {
     path: "providers/index.md",
@@ -147,7 +154,7 @@ described under [Email](../concepts/email.md) and [Passkeys](../concepts/passkey
     ].join("\n\n"),
   };
   const pages = all.map(({ f, comment }): Page => ({
-    path: providerPath(f.id),
+    path: providerPath(f.module),
     title: f.name,
     section: "providers",
     inNav: true,

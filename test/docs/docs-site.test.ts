@@ -54,9 +54,11 @@ describe("the docs site", () => {
   });
 
   it("has a page for every catalog provider with its environment variables and callback URL", async () => {
-    for (const id of Object.keys(catalog)) {
-      const html = await page(`providers/${id}.html`);
-      expect(html, id).toContain('class="vp-doc');
+    for (const [module, factory] of Object.entries(catalog)) {
+      // The page is the module's; the variables and callback are the provider id's (Auth.js's: ory-hydra → hydra).
+      const html = await page(`providers/${module}.html`);
+      expect(html, module).toContain('class="vp-doc');
+      const id = (factory as () => { id: string })().id;
       const key = envProviderKey(id);
       for (const name of [`AUTH_${key}_ID`, `AUTH_${key}_SECRET`, `AUTH_${key}_ISSUER`]) expect(html, `${id}: ${name}`).toContain(name);
       expect(html, id).toContain(`https://app.example.com/api/auth/callback/${id}`);

@@ -77,6 +77,25 @@ export { default as AzureADB2C, azureB2cWellKnown, type AzureADB2CProfile, type 
 export { default as BankIDNorway, type BankIDNorwayProfile } from "./bankid-no.js";
 export { default as AzureDevOps, azureDevOpsAvatar, type AzureDevOpsProfile, type AzureDevOpsUserConfig } from "./azure-devops.js";
 export { default as EVEOnline, eveCharacterPortrait, type EVEOnlineProfile } from "./eveonline.js";
+export { default as Huggingface, type HuggingfaceProfile } from "./huggingface.js";
+export { default as Kinde, type KindeProfile } from "./kinde.js";
+export { default as Logto, type LogtoProfile } from "./logto.js";
+export { default as IdentityServer4, type IdentityServer4Profile } from "./identity-server4.js";
+export { default as OryHydra, type OryHydraProfile } from "./ory-hydra.js";
+export { default as FusionAuth, type FusionAuthProfile, type FusionAuthUserConfig } from "./fusionauth.js";
+export { default as Frontegg, type FronteggProfile } from "./frontegg.js";
+export { default as Netlify, type NetlifyProfile } from "./netlify.js";
+export { default as Mattermost, type MattermostProfile } from "./mattermost.js";
+export { default as Mastodon, type MastodonProfile } from "./mastodon.js";
+export { default as Nextcloud, type NextcloudProfile } from "./nextcloud.js";
+export { default as Freshbooks, type FreshbooksProfile } from "./freshbooks.js";
+export { default as Mailchimp, type MailchimpProfile } from "./mailchimp.js";
+export { default as Medium, type MediumProfile } from "./medium.js";
+export { default as Instagram, type InstagramProfile } from "./instagram.js";
+export { default as HubSpot, type HubSpotProfile } from "./hubspot.js";
+export { default as Foursquare, type FoursquareProfile, type FoursquareOptions } from "./foursquare.js";
+export { default as Mailru, type MailruProfile } from "./mailru.js";
+export { default as Osso, type OssoProfile } from "./osso.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -132,6 +151,25 @@ import ClickUp from "./click-up.js";
 import AzureADB2C from "./azure-ad-b2c.js";
 import BankIDNorway from "./bankid-no.js";
 import AzureDevOps from "./azure-devops.js";
+import Huggingface from "./huggingface.js";
+import Kinde from "./kinde.js";
+import Logto from "./logto.js";
+import IdentityServer4 from "./identity-server4.js";
+import OryHydra from "./ory-hydra.js";
+import FusionAuth from "./fusionauth.js";
+import Frontegg from "./frontegg.js";
+import Netlify from "./netlify.js";
+import Mattermost from "./mattermost.js";
+import Mastodon from "./mastodon.js";
+import Nextcloud from "./nextcloud.js";
+import Freshbooks from "./freshbooks.js";
+import Mailchimp from "./mailchimp.js";
+import Medium from "./medium.js";
+import Instagram from "./instagram.js";
+import HubSpot from "./hubspot.js";
+import Foursquare from "./foursquare.js";
+import Mailru from "./mailru.js";
+import Osso from "./osso.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -189,6 +227,25 @@ export const catalog = {
   "azure-ad-b2c": AzureADB2C,
   "bankid-no": BankIDNorway,
   "azure-devops": AzureDevOps,
+  huggingface: Huggingface,
+  kinde: Kinde,
+  logto: Logto,
+  "identity-server4": IdentityServer4,
+  "ory-hydra": OryHydra,
+  fusionauth: FusionAuth,
+  frontegg: Frontegg,
+  netlify: Netlify,
+  mattermost: Mattermost,
+  mastodon: Mastodon,
+  nextcloud: Nextcloud,
+  freshbooks: Freshbooks,
+  mailchimp: Mailchimp,
+  medium: Medium,
+  instagram: Instagram,
+  hubspot: HubSpot,
+  foursquare: Foursquare,
+  mailru: Mailru,
+  osso: Osso,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

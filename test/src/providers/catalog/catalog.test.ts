@@ -23,8 +23,18 @@ const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
  */
 const ISSUER_FROM_DEPLOYMENT = [
   "auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin", "azure-ad-b2c",
+  "kinde", "logto", "identity-server4", "ory-hydra", "fusionauth", "frontegg",
   ...entries.map(([id]) => id).filter((id) => fixtures[id]?.facts.options?.issuer !== undefined),
 ];
+
+/** OAuth providers that only exist per deployment: no endpoints bare, they follow the `issuer` (the server's URL). */
+const ENDPOINTS_FROM_DEPLOYMENT = ["mattermost", "nextcloud", "osso"];
+
+/**
+ * Where Auth.js's provider id is not its module's name, the catalog is keyed (and imported) by the
+ * module and the provider keeps Auth.js's id, so callback URLs and `AUTH_<ID>_*` variables stay.
+ */
+const AUTH_JS_IDS: Partial<Record<string, string>> = { "ory-hydra": "hydra" };
 
 function params(endpoint: OAuthProviderConfig["authorization"]): Record<string, string | undefined> {
   return typeof endpoint === "object" ? (endpoint.params ?? {}) : {};
@@ -59,7 +69,7 @@ describe("the catalog", () => {
     const ids = entries.map(([, factory]) => factory().id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const [key, factory] of entries) {
-      expect(factory().id).toBe(key);
+      expect(factory().id).toBe(AUTH_JS_IDS[key] ?? key);
       expect(key).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(encodeURIComponent(key)).toBe(key);
     }
@@ -75,7 +85,7 @@ describe.each(entries)("%s", (id, factory) => {
 
   it("works listed bare: called with no argument, it returns a complete provider", () => {
     const provider = factory();
-    expect(provider.id).toBe(id);
+    expect(provider.id).toBe(AUTH_JS_IDS[id] ?? id);
     expect(provider.name).toEqual(expect.any(String));
     expect(provider.name.length).toBeGreaterThan(0);
     expect(["oauth", "oidc"]).toContain(provider.type);
@@ -100,7 +110,14 @@ describe.each(entries)("%s", (id, factory) => {
       if (url !== undefined) expect(isHttpsUrl(url), `${id}: ${url}`).toBe(true);
     }
     if (provider.issuer !== undefined) expect(isHttpsUrl(provider.issuer)).toBe(true);
-    if (provider.type === "oauth" && ISSUER_FROM_DEPLOYMENT.includes(id)) {
+    if (provider.type === "oauth" && ENDPOINTS_FROM_DEPLOYMENT.includes(id)) {
+      // A server the application names: no endpoints until its `issuer` gives them.
+      expect(endpointUrl(provider.authorization)).toBeUndefined();
+      const deployed = factory({ issuer: "https://server.example.com" });
+      for (const endpoint of [deployed.authorization, deployed.token, deployed.userinfo]) {
+        expect(endpointUrl(endpoint)).toMatch(/^https:\/\/server\.example\.com\//);
+      }
+    } else if (provider.type === "oauth" && ISSUER_FROM_DEPLOYMENT.includes(id)) {
       // An OAuth 2 server of its own deployment: no endpoints until the issuer names it.
       expect(provider.issuer).toBeUndefined();
       const deployed = factory({ issuer: "https://idp.example.com" });
@@ -225,7 +242,7 @@ describe.each(entries)("%s", (id, factory) => {
   });
 
   it("maps its documented profile to { id, name, email, image }", async () => {
-    const user = await profileOf(factory(), sample.profile as Profile, sample.tokenResponse);
+    const user = await profileOf(factory(fixtures[id].facts.options ?? {}), sample.profile as Profile, sample.tokenResponse);
     expect(user).toEqual(sample.user);
     expect(Object.keys(user).sort()).toEqual(["email", "id", "image", "name"]);
     expect(typeof user.id).toBe("string");
@@ -253,8 +270,8 @@ describe.each(entries)("%s", (id, factory) => {
   });
 
   if (factory().issuer === undefined && factory().type === "oidc") {
-    it(`takes its issuer from AUTH_${envProviderKey(id)}_ISSUER when listed bare`, () => {
-      const env = { [`AUTH_${envProviderKey(id)}_ISSUER`]: "https://idp.example.com/tenant" };
+    it(`takes its issuer from AUTH_${envProviderKey(AUTH_JS_IDS[id] ?? id)}_ISSUER when listed bare`, () => {
+      const env = { [`AUTH_${envProviderKey(AUTH_JS_IDS[id] ?? id)}_ISSUER`]: "https://idp.example.com/tenant" };
       expect(providerEnvDefaults(env, factory() as unknown as ProviderConfig)).toEqual({ issuer: "https://idp.example.com/tenant" });
     });
   }

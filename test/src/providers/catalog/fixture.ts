@@ -17,6 +17,8 @@ export interface ProviderSample {
   source: "id_token" | "userinfo";
   /** The token endpoint's JSON answer (for `id_token` sources, an ID token carrying `claims` goes with it). */
   tokenResponse: TokenSet;
+  /** The access token the APIs take, when the token answer does not carry it at its top level (Instagram's `data[0]`). */
+  accessToken?: string;
   /** The ID token's claims (`id_token` sources). */
   claims?: Record<string, unknown>;
   /** What the provider's servers answer during the userinfo step, by URL (`"POST <url>"` for a POST). */
@@ -87,6 +89,12 @@ export interface ProviderFacts {
   };
   /** The Authorization scheme its APIs take (default Bearer; empty: the bare token). */
   apiScheme?: string;
+  /**
+   * Where its APIs take the access token: the Authorization header (default), or the URL (a query
+   * parameter or a path segment, as Foursquare and HubSpot document), which the route, keyed by
+   * the full URL, then pins.
+   */
+  apiToken?: "header" | "url";
   /** How its ID tokens are signed (default RS256 with a key from the JWKS). */
   idTokenAlg?: "RS256" | "HS256";
   /** Every host a sign-in may talk to. */

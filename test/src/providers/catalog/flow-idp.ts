@@ -137,8 +137,9 @@ export class FakeIdentityProvider {
 
   /** An API call: answered only with the access token of the exchange, in the provider's scheme. */
   private resource(call: RecordedCall, body: unknown): unknown {
+    const token = String(this.sample.accessToken ?? this.sample.tokenResponse.access_token);
+    if (this.facts.apiToken === "url") return call.url.includes(encodeURIComponent(token)) ? body : Reply.json(401, { error: "invalid_token" });
     const scheme = this.facts.apiScheme ?? "Bearer";
-    const token = String(this.sample.tokenResponse.access_token);
     const expected = scheme === "" ? token : `${scheme} ${token}`;
     if (call.headers.get("authorization") !== expected) return Reply.json(401, { error: "invalid_token" });
     return body;
