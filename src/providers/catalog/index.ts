@@ -57,6 +57,21 @@ export { default as Kakao, type KakaoProfile } from "./kakao.js";
 export { default as Naver, type NaverProfile } from "./naver.js";
 export { default as Strava, type StravaProfile } from "./strava.js";
 export { default as Patreon, type PatreonProfile } from "./patreon.js";
+export { default as Osu, type OsuProfile } from "./osu.js";
+export { default as Passage, type PassageProfile } from "./passage.js";
+export { default as PingId, type PingProfile } from "./ping-id.js";
+export { default as Pinterest, type PinterestProfile } from "./pinterest.js";
+export { default as Roblox, type RobloxProfile } from "./roblox.js";
+export { default as SimpleLogin, type SimpleLoginProfile } from "./simplelogin.js";
+export { default as Threads, type ThreadsProfile } from "./threads.js";
+export { default as Todoist, type TodoistProfile } from "./todoist.js";
+export { default as Trakt, type TraktUser } from "./trakt.js";
+export { default as UnitedEffects, type UnitedEffectsProfile } from "./united-effects.js";
+export { default as Vipps, type VippsProfile } from "./vipps.js";
+export { default as Webex, type WebexProfile, type WebexUserConfig } from "./webex.js";
+export { default as Wikimedia, type WikimediaProfile } from "./wikimedia.js";
+export { default as WordPress, type WordPressProfile } from "./wordpress.js";
+export { default as Zoho, type ZohoProfile } from "./zoho.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -92,6 +107,21 @@ import Kakao from "./kakao.js";
 import Naver from "./naver.js";
 import Strava from "./strava.js";
 import Patreon from "./patreon.js";
+import Osu from "./osu.js";
+import Passage from "./passage.js";
+import PingId from "./ping-id.js";
+import Pinterest from "./pinterest.js";
+import Roblox from "./roblox.js";
+import SimpleLogin from "./simplelogin.js";
+import Threads from "./threads.js";
+import Todoist from "./todoist.js";
+import Trakt from "./trakt.js";
+import UnitedEffects from "./united-effects.js";
+import Vipps from "./vipps.js";
+import Webex from "./webex.js";
+import Wikimedia from "./wikimedia.js";
+import WordPress from "./wordpress.js";
+import Zoho from "./zoho.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -129,6 +159,21 @@ export const catalog = {
   naver: Naver,
   strava: Strava,
   patreon: Patreon,
+  osu: Osu,
+  passage: Passage,
+  "ping-id": PingId,
+  pinterest: Pinterest,
+  roblox: Roblox,
+  simplelogin: SimpleLogin,
+  threads: Threads,
+  todoist: Todoist,
+  trakt: Trakt,
+  "united-effects": UnitedEffects,
+  vipps: Vipps,
+  webex: Webex,
+  wikimedia: Wikimedia,
+  wordpress: WordPress,
+  zoho: Zoho,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -18,7 +18,8 @@ type Factory = (options?: OAuthUserConfig) => OAuthProviderConfig;
 const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
 
 /** OIDC providers that only exist per deployment: no default issuer, it comes from options or the environment. */
-const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin"];
+const ISSUER_FROM_DEPLOYMENT = ["auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin",
+  "ping-id", "passage", "united-effects"];
 
 function params(endpoint: OAuthProviderConfig["authorization"]): Record<string, string | undefined> {
   return typeof endpoint === "object" ? (endpoint.params ?? {}) : {};

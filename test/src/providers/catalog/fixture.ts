@@ -76,8 +76,8 @@ export interface ProviderFacts {
   };
   /** The Authorization scheme its APIs take (default Bearer). */
   apiScheme?: string;
-  /** How its ID tokens are signed (default RS256 with a key from the JWKS). */
-  idTokenAlg?: "RS256" | "HS256";
+  /** How its ID tokens are signed (default RS256 with a key from the JWKS; ES256 with a P-256 key from it). */
+  idTokenAlg?: "RS256" | "ES256" | "HS256";
   /** Every host a sign-in may talk to. */
   hosts: string[];
 }
