@@ -72,6 +72,7 @@ export { default as Webex, type WebexProfile, type WebexUserConfig } from "./web
 export { default as Wikimedia, type WikimediaProfile } from "./wikimedia.js";
 export { default as WordPress, type WordPressProfile } from "./wordpress.js";
 export { default as Zoho, type ZohoProfile } from "./zoho.js";
+export { default as TikTok, type TiktokProfile } from "./tiktok.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -122,6 +123,7 @@ import Webex from "./webex.js";
 import Wikimedia from "./wikimedia.js";
 import WordPress from "./wordpress.js";
 import Zoho from "./zoho.js";
+import TikTok from "./tiktok.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -174,6 +176,7 @@ export const catalog = {
   wikimedia: Wikimedia,
   wordpress: WordPress,
   zoho: Zoho,
+  tiktok: TikTok,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

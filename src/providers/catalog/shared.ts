@@ -181,6 +181,8 @@ export interface CodeExchange {
   body?: "form" | "json";
   /** Whether the exchange repeats the redirect_uri. Default true. */
   redirectUri?: boolean;
+  /** The name the provider gives the client id (TikTok: `client_key`). Default `client_id`. */
+  clientIdParam?: string;
   headers?: Record<string, string>;
 }
 
@@ -199,7 +201,7 @@ export async function exchangeCode(context: TokenContext, how: CodeExchange): Pr
     throw new TypeError(`${how.provider}: clientId and clientSecret are required (AUTH_${key}_ID, AUTH_${key}_SECRET).`);
   }
   const fields: Record<string, string> = {
-    client_id: provider.clientId,
+    [how.clientIdParam ?? "client_id"]: provider.clientId,
     client_secret: provider.clientSecret,
     code,
     grant_type: "authorization_code",

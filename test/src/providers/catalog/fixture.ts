@@ -63,6 +63,8 @@ export interface ProviderFacts {
     body?: "form" | "json";
     /** Whether the exchange repeats the redirect_uri (default true). */
     redirectUri?: boolean;
+    /** The name of the client id parameter (TikTok: `client_key`). Default `client_id`. */
+    clientIdParam?: string;
     /** Answers JSON only to a client that asks for it (GitHub answers form-encoded otherwise). */
     jsonOnlyWhenAsked?: boolean;
   };

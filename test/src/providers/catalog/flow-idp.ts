@@ -203,7 +203,7 @@ export class FakeIdentityProvider {
     const { clientId, clientSecret, token } = this.facts;
     const header = call.headers.get("authorization");
     if (token.auth === "client_secret_post") {
-      return header === null && params.client_id === clientId && params.client_secret === clientSecret;
+      return header === null && params[token.clientIdParam ?? "client_id"] === clientId && params.client_secret === clientSecret;
     }
     if (params.client_secret !== undefined || !header?.startsWith("Basic ")) return false;
     if (params.client_id !== undefined && params.client_id !== clientId) return false;
