@@ -4,7 +4,7 @@
  */
 
 /** Provider entry points appauth ships besides the OAuth catalog. */
-const OWN_PROVIDERS = new Set(["credentials", "email", "nodemailer", "passkey", "webauthn", "resend", "sendgrid", "postmark"]);
+const OWN_PROVIDERS = new Set(["credentials", "email", "nodemailer", "passkey", "webauthn", "resend", "sendgrid", "postmark", "forwardemail", "loops", "mailgun"]);
 
 export type Rewrite = { to: string } | { note: string };
 

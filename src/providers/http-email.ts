@@ -13,7 +13,16 @@ import type { EmailUserConfig } from "./email.js";
 export interface MailApi {
   id: string;
   name: string;
-  request(params: { apiKey: string; from: string; to: string; message: VerificationMessage }): { url: string; init: RequestInit };
+  request(params: {
+    apiKey: string;
+    from: string;
+    to: string;
+    message: VerificationMessage;
+    /** The sign-in link itself, for services that render the mail from a template of their own (Loops). */
+    url: string;
+    /** The provider as configured, for service-specific options (Mailgun's `region`, Loops' `transactionalId`). */
+    provider: EmailConfig & Record<string, unknown>;
+  }): { url: string; init: RequestInit };
 }
 
 /** Options of an HTTP email provider: any email option, the service's `apiKey`, and the fetch to reach it with. */
@@ -28,7 +37,14 @@ export function httpEmailProvider(api: MailApi, options: HttpEmailUserConfig): E
     const apiKey = (provider as EmailConfig & { apiKey?: string }).apiKey;
     if (!apiKey) throw new TypeError(`The email provider "${provider.id}" needs an \`apiKey\` (or AUTH_${provider.id.toUpperCase()}_KEY).`);
     const message = verificationMessage({ url, host: new URL(url).host, brandColor: theme.brandColor, buttonText: theme.buttonText });
-    const { url: endpoint, init } = api.request({ apiKey, from: provider.from ?? DEFAULT_FROM, to: identifier, message });
+    const { url: endpoint, init } = api.request({
+      apiKey,
+      from: provider.from ?? DEFAULT_FROM,
+      to: identifier,
+      message,
+      url,
+      provider: provider as EmailConfig & Record<string, unknown>,
+    });
     const send = (provider as HttpEmailUserConfig)[customFetch] ?? fetch;
     const response = await send(endpoint, { ...init, method: "POST", signal: AbortSignal.timeout(10_000) });
     if (!response.ok) {

@@ -96,6 +96,22 @@ export { default as HubSpot, type HubSpotProfile } from "./hubspot.js";
 export { default as Foursquare, type FoursquareProfile, type FoursquareOptions } from "./foursquare.js";
 export { default as Mailru, type MailruProfile } from "./mailru.js";
 export { default as Osso, type OssoProfile } from "./osso.js";
+export { default as Osu, type OsuProfile } from "./osu.js";
+export { default as Passage, type PassageProfile } from "./passage.js";
+export { default as PingId, type PingProfile } from "./ping-id.js";
+export { default as Pinterest, type PinterestProfile } from "./pinterest.js";
+export { default as Roblox, type RobloxProfile } from "./roblox.js";
+export { default as SimpleLogin, type SimpleLoginProfile } from "./simplelogin.js";
+export { default as Threads, type ThreadsProfile } from "./threads.js";
+export { default as Todoist, type TodoistProfile } from "./todoist.js";
+export { default as Trakt, type TraktUser } from "./trakt.js";
+export { default as UnitedEffects, type UnitedEffectsProfile } from "./united-effects.js";
+export { default as Vipps, type VippsProfile } from "./vipps.js";
+export { default as Webex, type WebexProfile, type WebexUserConfig } from "./webex.js";
+export { default as Wikimedia, type WikimediaProfile } from "./wikimedia.js";
+export { default as WordPress, type WordPressProfile } from "./wordpress.js";
+export { default as Zoho, type ZohoProfile } from "./zoho.js";
+export { default as TikTok, type TiktokProfile } from "./tiktok.js";
 
 import GitHub from "./github.js";
 import Google from "./google.js";
@@ -170,6 +186,22 @@ import HubSpot from "./hubspot.js";
 import Foursquare from "./foursquare.js";
 import Mailru from "./mailru.js";
 import Osso from "./osso.js";
+import Osu from "./osu.js";
+import Passage from "./passage.js";
+import PingId from "./ping-id.js";
+import Pinterest from "./pinterest.js";
+import Roblox from "./roblox.js";
+import SimpleLogin from "./simplelogin.js";
+import Threads from "./threads.js";
+import Todoist from "./todoist.js";
+import Trakt from "./trakt.js";
+import UnitedEffects from "./united-effects.js";
+import Vipps from "./vipps.js";
+import Webex from "./webex.js";
+import Wikimedia from "./wikimedia.js";
+import WordPress from "./wordpress.js";
+import Zoho from "./zoho.js";
+import TikTok from "./tiktok.js";
 
 /** Every catalog provider by id. */
 export const catalog = {
@@ -246,6 +278,22 @@ export const catalog = {
   foursquare: Foursquare,
   mailru: Mailru,
   osso: Osso,
+  osu: Osu,
+  passage: Passage,
+  "ping-id": PingId,
+  pinterest: Pinterest,
+  roblox: Roblox,
+  simplelogin: SimpleLogin,
+  threads: Threads,
+  todoist: Todoist,
+  trakt: Trakt,
+  "united-effects": UnitedEffects,
+  vipps: Vipps,
+  webex: Webex,
+  wikimedia: Wikimedia,
+  wordpress: WordPress,
+  zoho: Zoho,
+  tiktok: TikTok,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -171,6 +171,59 @@ export async function fetchJson(
   }
 }
 
+/** How {@link exchangeCode} sends the code exchange. */
+export interface CodeExchange {
+  /** The provider id, for error messages. */
+  provider: string;
+  /** The token endpoint when the provider's config names none. */
+  url: string;
+  /** `form` (RFC 6749) or `json` (providers that only read JSON bodies). Default form. */
+  body?: "form" | "json";
+  /** Whether the exchange repeats the redirect_uri. Default true. */
+  redirectUri?: boolean;
+  /** The name the provider gives the client id (TikTok: `client_key`). Default `client_id`. */
+  clientIdParam?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The authorization code exchange for providers whose token endpoint strays from RFC 6749 (a JSON
+ * body, or an answer without `token_type`): client credentials in the body, as these providers
+ * want, and a `token_type` of `bearer` filled in when the answer has none. The answer must carry an
+ * access token.
+ */
+export async function exchangeCode(context: TokenContext, how: CodeExchange): Promise<{ tokens: TokenSet }> {
+  const { provider, params, codeVerifier, redirectUri } = context;
+  const code = params.get("code");
+  if (!code) throw new TypeError(`${how.provider}: the callback carries no authorization code.`);
+  const key = how.provider.toUpperCase().replace(/-/g, "_");
+  if (!provider.clientId || !provider.clientSecret) {
+    throw new TypeError(`${how.provider}: clientId and clientSecret are required (AUTH_${key}_ID, AUTH_${key}_SECRET).`);
+  }
+  const fields: Record<string, string> = {
+    [how.clientIdParam ?? "client_id"]: provider.clientId,
+    client_secret: provider.clientSecret,
+    code,
+    grant_type: "authorization_code",
+  };
+  if (how.redirectUri !== false) fields.redirect_uri = redirectUri;
+  if (codeVerifier) fields.code_verifier = codeVerifier;
+  const json = how.body === "json";
+  const tokens = record(
+    await fetchJson(context.fetch, endpointUrl(provider.token) ?? how.url, {
+      provider: how.provider,
+      method: "POST",
+      headers: { "Content-Type": json ? "application/json" : "application/x-www-form-urlencoded", Accept: "application/json", ...how.headers },
+      body: json ? JSON.stringify(fields) : new URLSearchParams(fields),
+    }),
+  ) as TokenSet;
+  if (typeof tokens.access_token !== "string" || tokens.access_token === "") {
+    throw new Error(`${how.provider}: the token response has no access_token.`);
+  }
+  if (typeof tokens.token_type !== "string") tokens.token_type = "bearer";
+  return { tokens };
+}
+
 /** Base64 of bytes, without Node's Buffer (the core also runs on edge runtimes). */
 export function base64(bytes: Uint8Array): string {
   let binary = "";

@@ -64,10 +64,11 @@ describe("migrateSource", () => {
   });
 
   it("leaves what it cannot move as it is and says why", () => {
-    const source = `import Mailgun from "next-auth/providers/mailgun";\nimport { withAuth } from "next-auth/middleware";\n`;
+    // A provider module appauth has no counterpart for (Auth.js has none by this name either: one added later, or a typo).
+    const source = `import ExampleSso from "next-auth/providers/example-sso";\nimport { withAuth } from "next-auth/middleware";\n`;
     const { text, notes } = migrateSource(source, providers);
     expect(text).toBe(source);
-    expect(notes).toEqual([expect.stringMatching(/^next-auth\/providers\/mailgun: .*"mailgun"/), expect.stringMatching(/^next-auth\/middleware: .*v4/)]);
+    expect(notes).toEqual([expect.stringMatching(/^next-auth\/providers\/example-sso: .*"example-sso"/), expect.stringMatching(/^next-auth\/middleware: .*v4/)]);
   });
 
   it("touches no file that imports nothing of Auth.js's, and no lookalike", () => {
@@ -130,16 +131,15 @@ describe("npx appauth migrate on a next-auth v5 app", () => {
   });
   afterAll(() => rm(app, { recursive: true, force: true }));
 
-  it("rewrites every file that imports next-auth, and reports the one provider appauth lacks", async () => {
+  it("rewrites every file that imports next-auth, its email providers included", async () => {
     expect(await readFile(join(app, "auth.ts"), "utf8")).toContain(`import AppAuth from "appauth/next";`);
     expect(await readFile(join(app, "middleware.ts"), "utf8")).toContain(`export default AppAuth(authConfig).auth;`);
     expect(await readFile(join(app, "components/user-button.tsx"), "utf8")).toContain(`from "appauth/react"`);
     expect(await readFile(join(app, "types/next-auth.d.ts"), "utf8")).toContain(`declare module "appauth" {`);
     expect(await readFile(join(app, "mail.ts"), "utf8")).toContain(`from "appauth/providers/resend"`);
-    expect(lines.filter((line) => line.startsWith("could not change"))).toEqual([
-      expect.stringMatching(/^could not change forward-email\.ts: next-auth\/providers\/forwardemail/),
-    ]);
-    expect(exitCode).toBe(1);
+    expect(await readFile(join(app, "forward-email.ts"), "utf8")).toContain(`from "appauth/providers/forwardemail"`);
+    expect(lines.filter((line) => line.startsWith("could not change"))).toEqual([]);
+    expect(exitCode).toBe(0);
   });
 
   it("changes nothing on a second run", async () => {

@@ -23,7 +23,7 @@ const entries = Object.entries(catalog) as [CatalogProviderId, Factory][];
  */
 const ISSUER_FROM_DEPLOYMENT = [
   "auth0", "okta", "keycloak", "cognito", "zitadel", "authentik", "descope", "onelogin", "azure-ad-b2c",
-  "kinde", "logto", "identity-server4", "ory-hydra", "fusionauth", "frontegg",
+  "kinde", "logto", "identity-server4", "ory-hydra", "fusionauth", "frontegg", "ping-id", "passage", "united-effects",
   ...entries.map(([id]) => id).filter((id) => fixtures[id]?.facts.options?.issuer !== undefined),
 ];
 

@@ -76,6 +76,8 @@ export interface ProviderFacts {
      * sent as `assertion`), or `false` for an exchange that names none.
      */
     grantType?: "authorization_code" | "jwt-bearer" | false;
+    /** The name of the client id parameter (TikTok: `client_key`). Default `client_id`. */
+    clientIdParam?: string;
     /** Answers JSON only to a client that asks for it (GitHub answers form-encoded otherwise). */
     jsonOnlyWhenAsked?: boolean;
   };
@@ -95,8 +97,8 @@ export interface ProviderFacts {
    * the full URL, then pins.
    */
   apiToken?: "header" | "url";
-  /** How its ID tokens are signed (default RS256 with a key from the JWKS). */
-  idTokenAlg?: "RS256" | "HS256";
+  /** How its ID tokens are signed (default RS256 with a key from the JWKS; ES256 with a P-256 key from it). */
+  idTokenAlg?: "RS256" | "ES256" | "HS256";
   /** Every host a sign-in may talk to. */
   hosts: string[];
 }

@@ -28,6 +28,18 @@ function testSigningKey(): Promise<SigningKey> {
   return signingKey;
 }
 
+const EC_KID = "flow-test-p256-1";
+let ecSigningKey: Promise<SigningKey> | undefined;
+
+/** One P-256 key for the providers that sign ID tokens with ES256 (Roblox). */
+function testEcSigningKey(): Promise<SigningKey> {
+  ecSigningKey ??= generateKeyPair("ES256").then(async ({ privateKey, publicKey }) => ({
+    privateKey,
+    publicJwk: { ...(await exportJWK(publicKey)), kid: EC_KID, alg: "ES256", use: "sig" },
+  }));
+  return ecSigningKey;
+}
+
 /** What the person's consent at the provider bound to the code it issued. */
 interface Grant {
   redirectUri: string;
@@ -76,7 +88,8 @@ export class FakeIdentityProvider {
 
   /** `forged` claims replace what the provider would put in its ID tokens (to play a token minted for another sign-in). */
   static async start(facts: ProviderFacts, sample: ProviderSample, forged: Record<string, unknown> = {}): Promise<FakeIdentityProvider> {
-    return new FakeIdentityProvider(facts, sample, await testSigningKey(), forged);
+    const key = facts.idTokenAlg === "ES256" ? await testEcSigningKey() : await testSigningKey();
+    return new FakeIdentityProvider(facts, sample, key, forged);
   }
 
   /**
@@ -124,7 +137,7 @@ export class FakeIdentityProvider {
         jwks_uri: oidc.jwks,
         response_types_supported: ["code"],
         subject_types_supported: ["public"],
-        id_token_signing_alg_values_supported: ["RS256"],
+        id_token_signing_alg_values_supported: [facts.idTokenAlg === "ES256" ? "ES256" : "RS256"],
         ...oidc.metadata,
       };
       routes[`GET ${oidc.jwks}`] = { keys: [this.key.publicJwk] };
@@ -209,7 +222,7 @@ export class FakeIdentityProvider {
       );
     }
     if (token.auth === "client_secret_post" || token.auth === "client_secret_query") {
-      return header === null && params.client_id === clientId && params.client_secret === clientSecret;
+      return header === null && params[token.clientIdParam ?? "client_id"] === clientId && params.client_secret === clientSecret;
     }
     if (params.client_secret !== undefined || !header?.startsWith("Basic ")) return false;
     if (params.client_id !== undefined && params.client_id !== clientId) return false;
@@ -239,7 +252,8 @@ export class FakeIdentityProvider {
     if (this.facts.idTokenAlg === "HS256") {
       return jwt.setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(new TextEncoder().encode(this.facts.clientSecret));
     }
-    return jwt.setProtectedHeader({ alg: "RS256", kid: KID, typ: "JWT" }).sign(this.key.privateKey);
+    const { alg, kid } = this.key.publicJwk;
+    return jwt.setProtectedHeader({ alg: alg!, kid: kid!, typ: "JWT" }).sign(this.key.privateKey);
   }
 }
 
