@@ -25,12 +25,8 @@ const table = JSON.parse(readFileSync(TABLE_FILE, "utf8")) as AuthjsProviderTabl
 const PENDING: readonly string[] = [
   // `appauth/providers/email`'s default export is Nodemailer (id "nodemailer"), Auth.js's is Email (id "email").
   "email",
-  // prov-b / prov-c
-  "foursquare", "freshbooks", "frontegg", "fusionauth", "hubspot", "huggingface", "identity-server4", "instagram",
-  "kinde", "logto", "mailchimp", "mailru", "mastodon", "mattermost", "medium", "netlify", "netsuite", "nextcloud",
-  "ory-hydra", "osso", "osu", "passage", "ping-id", "pinterest", "roblox", "simplelogin", "threads", "tiktok",
-  "todoist", "trakt", "united-effects", "vipps", "vk", "webex", "wechat", "wikimedia", "wordpress", "zoho",
-  "forwardemail", "loops", "mailgun",
+  // Not built yet: VK and WeChat need GET token exchanges in the flow harness; NetSuite has no user endpoint of its own.
+  "netsuite", "vk", "wechat",
   // Not in issue 29's list of missing providers, though @auth/core 0.41.3 has it.
   "pipedrive",
 ];
