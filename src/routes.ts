@@ -5,7 +5,6 @@
  * router parses paths by the table, and the README's route list is checked against it.
  */
 import { bound, type Runtime } from "./config/runtime.js";
-import type { SetCookie } from "./cookies.js";
 import { InvalidProvider, UnknownAction, type AuthError } from "./errors.js";
 import { bindDatabaseSession } from "./flows/database-session.js";
 import type { SignInAnswer } from "./flows/outcome.js";
@@ -15,12 +14,10 @@ import { loadTokenRefresh } from "./flows/token-refresh-loader.js";
 import { lazy } from "./lazy.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { AuthAction, RequestContext } from "./request-context.js";
-import type { ResponsePlan } from "./response.js";
+import type { RouteAnswer } from "./response.js";
 import type { RoutePaths } from "./router.js";
 import type { Awaitable, ProviderConfig, ProviderType } from "./types.js";
 
-/** What a handler answers: a plan; an error, for its page; or an error whose page still sets the flow's cookies. */
-export type RouteAnswer = ResponsePlan | AuthError | { error: AuthError; cookies: SetCookie[] };
 
 type ProviderOf<T extends ProviderType> = Extract<ProviderConfig, { type: T }>;
 

@@ -8,7 +8,7 @@ import type { Runtime } from "../config/runtime.js";
 import { CredentialsSignin, InvalidConfiguration, troubleshootingUrl } from "../errors.js";
 import { requestedCallbackUrl } from "../redirect.js";
 import { requestFacts, type RequestContext } from "../request-context.js";
-import type { RouteAnswer } from "../routes.js";
+import type { RouteAnswer } from "../response.js";
 import { signInAnswer } from "./outcome.js";
 import { isShowableValue, pageHintCookie, redisplayedField } from "./page-hint.js";
 import { bindSignInCompletion } from "./signin-completion.js";

@@ -15,7 +15,7 @@ import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
-import type { RouteAnswer } from "../routes.js";
+import type { RouteAnswer } from "../response.js";
 import { planOrError, signInAnswer } from "./outcome.js";
 import { pageHintCookie } from "./page-hint.js";
 import { requestOf, runMachine } from "./run.js";
