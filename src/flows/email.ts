@@ -17,6 +17,7 @@ import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
 import type { RouteAnswer } from "../response.js";
 import { planOrError, signInAnswer } from "./outcome.js";
+import { flowRoute } from "./flow-route.js";
 import { pageHintCookie } from "./page-hint.js";
 import { requestOf, runMachine } from "./run.js";
 import { checkEmail, forgetMail } from "../rate-limit/limiter.js";
@@ -187,3 +188,6 @@ export async function handleEmailCallback(
   if (!result.done) throw new Error("The email flow stopped before its end.");
   return planOrError(signInAnswer(ctx, result.output));
 }
+
+/** The routes this flow serves: the request for a link, and the link followed. */
+export const routes = { signIn: flowRoute(bindEmail, handleEmailSignIn), callback: flowRoute(bindEmail, handleEmailCallback) };
