@@ -151,7 +151,7 @@ export async function handleEmailSignIn(
     const params = new URLSearchParams({ provider: provider.id, type: "email" });
     // The page names the address the link went to, so a typo shows before the wait for a mail; the
     // address travels in the page-hint cookie, never in the URL.
-    const address = (result.context as { identifier?: string }).identifier;
+    const address = result.context.identifier;
     const hint = address ? await pageHintCookie(rt, ctx, { page: "verify-request", provider: provider.id, field: "email", value: address }) : [];
     return { redirect: `${ctx.baseUrl}/verify-request?${params}`, ...(hint.length ? { cookies: hint } : {}) };
   }

@@ -326,7 +326,7 @@ export async function handleOAuthSignIn(
     { until: "awaitingCallback", request: ctx },
   );
   if (!result.done) {
-    const context = result.context as OAuthContext;
+    const context = result.context;
     return { redirect: context.authorizationUrl!, cookies: context.flowCookies };
   }
   const output = result.output;
@@ -353,7 +353,7 @@ export async function handleOAuthCallback(
       return { plan: { redirect: target.href } };
     }
   }
-  const context: Partial<OAuthContext> = {
+  const context: OAuthContext = {
     ...baseInput(rt, ctx, provider),
     callbackUrl: ctx.origin,
     authorizationParams: {},

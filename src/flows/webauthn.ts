@@ -298,7 +298,7 @@ export async function handleWebAuthnOptions(
     { until: "awaitingCredential", request: ctx },
   );
   if (!result.done) {
-    const context = result.context as WebAuthnContext;
+    const context = result.context;
     return { json: { action: context.action, options: context.options }, cookies: context.challengeCookies };
   }
   // Refused before any challenge was minted: a typed 400, no cookie, nothing stored.
