@@ -121,6 +121,7 @@ export async function buildContext(rt: Runtime, request: Request, paths: RoutePa
   if (!route) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: not a route of appauth.`);
   const method = request.method === "GET" || request.method === "HEAD" ? "GET" : request.method === "POST" ? "POST" : null;
   if (!method) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: only GET and POST are served.`);
+  const secure = rt.useSecureCookies ?? origin.startsWith("https:");
   const posted = method === "POST" ? await readBody(request) : { body: {} };
   return {
     request,
@@ -128,21 +129,14 @@ export async function buildContext(rt: Runtime, request: Request, paths: RoutePa
     action: route.action,
     ...(route.providerId !== undefined ? { providerId: route.providerId } : {}),
     url,
-    ...originParts(rt, origin),
+    origin,
+    baseUrl: `${origin}${rt.basePath === "/" ? "" : rt.basePath}`,
     query: url.searchParams,
     body: posted.body,
     ...(posted.form ? { form: posted.form } : {}),
     jar: parseCookies(request.headers.get("cookie")),
+    cookies: rt.cookies(secure),
+    secure,
     returnRedirect: request.headers.get("x-auth-return-redirect") === "1" || request.headers.get("x-auth-return-redirect") === "true",
   };
-}
-
-/**
- * What a request's context takes from its trusted origin: the base URL the routes are served under,
- * whether it is secure, and the cookie names in force. One place for the router and the in-process
- * session readers (server/session-read.ts), so a read answers exactly as the session route would.
- */
-export function originParts(rt: Runtime, origin: string): Pick<RequestContext, "origin" | "baseUrl" | "secure" | "cookies"> {
-  const secure = rt.useSecureCookies ?? origin.startsWith("https:");
-  return { origin, baseUrl: `${origin}${rt.basePath === "/" ? "" : rt.basePath}`, secure, cookies: rt.cookies(secure) };
 }

@@ -14,7 +14,7 @@ import { bindSessionMachine, handleSession, type BoundSessionMachine } from "../
 import type { TokenRefreshLoader } from "../flows/token-refresh-loader.js";
 import { consoleLogger } from "../logger.js";
 import type { RequestContext } from "../request-context.js";
-import { originParts, trustedOrigin } from "../router.js";
+import { trustedOrigin } from "../router.js";
 import type { AuthConfigInput, LoggerInstance, Session } from "../types.js";
 import { runtimeOf } from "./runtime.js";
 
@@ -74,8 +74,10 @@ export function sessionRequestOf(request: Request): SessionRequest {
  * for it (an inspector describing the context); the session flows do not.
  */
 function sessionContext(rt: Runtime, request: SessionRequest): RequestContext {
-  const parts = originParts(rt, trustedOrigin(rt, request, new URL(request.url)));
-  const url = new URL(`${parts.baseUrl}/session`);
+  const origin = trustedOrigin(rt, request, new URL(request.url));
+  const baseUrl = `${origin}${rt.basePath === "/" ? "" : rt.basePath}`;
+  const url = new URL(`${baseUrl}/session`);
+  const secure = rt.useSecureCookies ?? origin.startsWith("https:");
   let built: Request | undefined;
   return {
     get request(): Request {
@@ -84,10 +86,13 @@ function sessionContext(rt: Runtime, request: SessionRequest): RequestContext {
     method: "GET",
     action: "session",
     url,
-    ...parts,
+    origin,
+    baseUrl,
     query: url.searchParams,
     body: {},
     jar: request.cookies,
+    cookies: rt.cookies(secure),
+    secure,
     returnRedirect: false,
   };
 }

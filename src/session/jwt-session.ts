@@ -13,21 +13,13 @@ import { sessionAccountOf } from "./session-account.js";
 import { isReadableJwt, isReadableSessionToken } from "./token-shape.js";
 import { adoptedLegacyPayload, stillStandsForUser, UNVERIFIED_SIGN_IN_CLAIM, unverifiedSignInClaim } from "./unverified-sign-in.js";
 
-/** Each request's choice between its Auth.js session cookie and ours (null: ours, or none), made once. */
-const legacyChoices = new WeakMap<RequestContext, LegacySessionCookie | null>();
-
 /**
  * The Auth.js session cookie this request is to be signed in with: only when it carries none of
- * ours and the configuration accepts them. Decided on the first call for a request; the reading,
- * re-issuing and clearing of its session all ask again.
+ * ours and the configuration accepts them.
  */
 export function legacySessionOf(rt: Runtime, ctx: RequestContext): LegacySessionCookie | undefined {
-  let choice = legacyChoices.get(ctx);
-  if (choice === undefined) {
-    choice = !rt.session.acceptAuthJsCookies || readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name) !== undefined ? null : (findLegacySessionCookie(ctx.jar) ?? null);
-    legacyChoices.set(ctx, choice);
-  }
-  return choice ?? undefined;
+  if (!rt.session.acceptAuthJsCookies || readChunkedCookie(ctx.jar, ctx.cookies.sessionToken.name) !== undefined) return undefined;
+  return findLegacySessionCookie(ctx.jar);
 }
 
 /**
