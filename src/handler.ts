@@ -32,9 +32,9 @@ import { errorPageUrl, signInPageUrl } from "./flows/pages.js";
 import { logAuthError, reportOnce } from "./logger.js";
 import { renderErrorPage } from "./pages/index.js";
 import type { RequestContext } from "./request-context.js";
-import { toResponse, type ResponsePlan } from "./response.js";
+import { toResponse, type ResponsePlan, type RouteAnswer } from "./response.js";
 import { buildContext } from "./router.js";
-import { matchRoute, ROUTE_PATHS, type RouteAnswer } from "./routes.js";
+import { matchRoute, ROUTE_PATHS } from "./routes.js";
 import type { AuthConfig, AuthConfigInput } from "./types.js";
 
 /** Resolves a config input (object, or function of the request) to its runtime. */

@@ -5,8 +5,30 @@
 export { Auth } from "./handler.js";
 export { setEnvDefaults } from "./config/env.js";
 export { skipCSRFCheck, customFetch } from "./symbols.js";
-export * from "./errors.js";
-export type * from "./types.js";
+// The error classes a caller can catch or construct (`instanceof`, `.type`); the helpers beside
+// them in errors.ts are the library's own.
+export {
+  AuthError, SignInError, AccessDenied, AdapterError, StoreUnavailable, PayloadTooLarge, CallbackRouteError,
+  ErrorPageLoop, EventError, ExperimentalFeatureNotEnabled, InvalidCallbackUrl, InvalidCheck,
+  InvalidConfiguration, InvalidEndpoints, InvalidProvider, JWTSessionError, MissingAdapter,
+  MissingAdapterMethods, MissingAuthorize, MissingSecret, MissingSecretError, OAuthProfileParseError,
+  RefreshTokenError, SessionTokenError, SignOutError, UnknownAction, BasePathMismatch, UnsupportedStrategy,
+  UntrustedHost, Verification, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError,
+  EmailSignInError, AccountNotLinked, WebAuthnVerificationError, UnknownPasskey, CredentialsSignin,
+  RateLimited,
+} from "./errors.js";
+export type { ErrorType, AuthErrorOptions } from "./errors.js";
+// The public types; `InternalProvider` (a provider as the library holds it at run time) is not one.
+export type {
+  Awaitable, ProviderType, User, AdapterUser, DefaultSession, SessionError, SessionAccount, Session,
+  DefaultJWT, JWT, AdapterSession, Account, AdapterAccount, AdapterAuthenticator, VerificationToken, Profile,
+  Adapter, CommonProviderOptions, CredentialInput, CredentialsConfig, ProviderStyle,
+  SendVerificationRequestParams, EmailConfig, OtherProviderConfig, ProviderConfig, ProviderFactory, Provider,
+  Theme, PagesOptions, CookieOption, SetCookie, CookieSerializeOptions, CookieName, CookiesOptions,
+  LoggerInstance, JWTEncodeParams, JWTDecodeParams, JWTOptions, SessionOptions, CallbacksOptions,
+  DetachedCredentials, ClaimedUser, EventCallbacks, InspectionObserver, AuthConfig, AuthConfigInput,
+  CustomFetch,
+} from "./types.js";
 export { setClientAddress } from "./rate-limit/client-address.js";
 export { memoryRateLimitStore } from "./rate-limit/store.js";
 export type { RateLimitStore, RateLimitHit } from "./rate-limit/store.js";

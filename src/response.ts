@@ -3,6 +3,7 @@
  * module adds the headers every answer needs and honours `X-Auth-Return-Redirect`.
  */
 import { serializeCookie, type SetCookie } from "./cookies.js";
+import type { AuthError } from "./errors.js";
 
 export interface ResponsePlan {
   status?: number;
@@ -12,6 +13,9 @@ export interface ResponsePlan {
   json?: unknown;
   html?: string;
 }
+
+/** What a route's handler answers: a plan; an error, for its page; or an error whose page still sets the flow's cookies. */
+export type RouteAnswer = ResponsePlan | AuthError | { error: AuthError; cookies: SetCookie[] };
 
 const NO_STORE = "private, no-cache, no-store";
 

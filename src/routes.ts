@@ -4,23 +4,19 @@
  * against the client's request ceiling, and its handler. `dispatch` (handler.ts) applies a row; the
  * router parses paths by the table, and the README's route list is checked against it.
  */
-import { bound, type Runtime } from "./config/runtime.js";
-import type { SetCookie } from "./cookies.js";
+import type { Runtime } from "./config/runtime.js";
 import { InvalidProvider, UnknownAction, type AuthError } from "./errors.js";
 import { bindDatabaseSession } from "./flows/database-session.js";
-import type { SignInAnswer } from "./flows/outcome.js";
+import { flowRoute, lazyFlowRoute } from "./flows/flow-route.js";
 import { showCsrf, showError, showProviders, showSignIn, showSignOut, showVerifyRequest, signInPageUrl } from "./flows/pages.js";
 import { bindSessionMachine, handleSession } from "./flows/session.js";
 import { loadTokenRefresh } from "./flows/token-refresh-loader.js";
 import { lazy } from "./lazy.js";
-import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { AuthAction, RequestContext } from "./request-context.js";
-import type { ResponsePlan } from "./response.js";
+import type { RouteAnswer } from "./response.js";
 import type { RoutePaths } from "./router.js";
 import type { Awaitable, ProviderConfig, ProviderType } from "./types.js";
 
-/** What a handler answers: a plan; an error, for its page; or an error whose page still sets the flow's cookies. */
-export type RouteAnswer = ResponsePlan | AuthError | { error: AuthError; cookies: SetCookie[] };
 
 type ProviderOf<T extends ProviderType> = Extract<ProviderConfig, { type: T }>;
 
@@ -63,18 +59,14 @@ const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js")
 
 const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
-const answerOf = (answer: SignInAnswer): RouteAnswer => ("plan" in answer ? answer.plan : answer);
-
-async function oauthCallback(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConfig): Promise<RouteAnswer> {
-  const { bindOAuth, handleOAuthCallback } = await oauthFlow();
-  return answerOf(await handleOAuthCallback(rt, bound(rt, bindOAuth), ctx, provider));
-}
+const sessionRoute = flowRoute(bindSessions, handleSession);
+const oauthCallback = lazyFlowRoute(oauthFlow, "callback");
 
 /** The table. A provider route may take several rows, one per kind of provider: `matchRoute` picks the one listing the provider's type. */
 export const ROUTES: readonly Route[] = [
   route({ method: "GET", action: "providers", csrf: false, countsRequest: false, handle: showProviders }),
   route({ method: "GET", action: "csrf", csrf: false, countsRequest: false, handle: showCsrf }),
-  route({ method: "GET", action: "session", csrf: false, countsRequest: false, handle: (rt, ctx) => handleSession(rt, bound(rt, bindSessions), ctx) }),
+  route({ method: "GET", action: "session", csrf: false, countsRequest: false, handle: sessionRoute }),
   route({ method: "GET", action: "signin", csrf: false, countsRequest: false, handle: showSignIn }),
   // Nothing to do yet but show the sign-in page; an unknown provider is still a 404.
   route({ method: "GET", action: "signin", providers: ANY_PROVIDER, csrf: false, countsRequest: false, handle: showSignIn }),
@@ -86,7 +78,7 @@ export const ROUTES: readonly Route[] = [
     providers: ANY_PROVIDER,
     csrf: false,
     countsRequest: false,
-    handle: async (rt, ctx, provider) => (await signOutFlow()).handleProviderSignOutReturn(rt, ctx, provider),
+    handle: lazyFlowRoute(signOutFlow, "providerReturn"),
   }),
   route({ method: "GET", action: "error", csrf: false, countsRequest: false, handle: showError }),
   route({ method: "GET", action: "verify-request", csrf: false, countsRequest: false, handle: showVerifyRequest }),
@@ -97,10 +89,7 @@ export const ROUTES: readonly Route[] = [
     providers: ["email"],
     csrf: false,
     countsRequest: false,
-    handle: async (rt, ctx, provider) => {
-      const { bindEmail, handleEmailCallback } = await emailFlow();
-      return handleEmailCallback(rt, bound(rt, bindEmail), ctx, provider);
-    },
+    handle: lazyFlowRoute(emailFlow, "callback"),
   }),
   route({
     method: "GET",
@@ -108,23 +97,17 @@ export const ROUTES: readonly Route[] = [
     providers: ["webauthn"],
     csrf: false,
     countsRequest: false,
-    handle: async (rt, ctx, provider) => {
-      const { bindWebAuthn, handleWebAuthnOptions } = await webAuthnFlow();
-      return handleWebAuthnOptions(rt, bound(rt, bindWebAuthn), ctx, provider);
-    },
+    handle: lazyFlowRoute(webAuthnFlow, "options"),
   }),
 
   // Every POST changes state, so each needs the CSRF token unless something else protects it.
-  route({ method: "POST", action: "session", csrf: true, countsRequest: true, json: true, handle: (rt, ctx) => handleSession(rt, bound(rt, bindSessions), ctx) }),
+  route({ method: "POST", action: "session", csrf: true, countsRequest: true, json: true, handle: sessionRoute }),
   route({
     method: "POST",
     action: "signout",
     csrf: true,
     countsRequest: true,
-    handle: async (rt, ctx) => {
-      const { bindSignOut, handleSignOut } = await signOutFlow();
-      return handleSignOut(rt, bound(rt, bindSignOut), ctx);
-    },
+    handle: lazyFlowRoute(signOutFlow, "signOut"),
   }),
   // The OAuth start counts the request ceiling in its own machine.
   route({
@@ -133,10 +116,7 @@ export const ROUTES: readonly Route[] = [
     providers: OAUTH,
     csrf: true,
     countsRequest: false,
-    handle: async (rt, ctx, provider) => {
-      const { bindOAuth, handleOAuthSignIn } = await oauthFlow();
-      return handleOAuthSignIn(rt, bound(rt, bindOAuth), ctx, provider);
-    },
+    handle: lazyFlowRoute(oauthFlow, "signIn"),
   }),
   route({
     method: "POST",
@@ -144,10 +124,7 @@ export const ROUTES: readonly Route[] = [
     providers: ["email"],
     csrf: true,
     countsRequest: true,
-    handle: async (rt, ctx, provider) => {
-      const { bindEmail, handleEmailSignIn } = await emailFlow();
-      return handleEmailSignIn(rt, bound(rt, bindEmail), ctx, provider);
-    },
+    handle: lazyFlowRoute(emailFlow, "signIn"),
   }),
   // Credentials are posted to /callback/:provider; a POST here only asks for the form.
   route({ method: "POST", action: "signin", providers: ["credentials"], csrf: true, countsRequest: true, handle: (rt, ctx) => ({ redirect: signInPageUrl(rt, ctx) }) }),
@@ -159,10 +136,7 @@ export const ROUTES: readonly Route[] = [
     providers: ["credentials"],
     csrf: true,
     countsRequest: true,
-    handle: async (rt, ctx, provider) => {
-      const { bindCredentialsSignIn, handleCredentialsCallback } = await credentialsFlow();
-      return handleCredentialsCallback(rt, bound(rt, bindCredentialsSignIn), ctx, provider.id);
-    },
+    handle: lazyFlowRoute(credentialsFlow, "callback"),
   }),
   route({
     method: "POST",
@@ -170,10 +144,7 @@ export const ROUTES: readonly Route[] = [
     providers: ["webauthn"],
     csrf: true,
     countsRequest: true,
-    handle: async (rt, ctx, provider) => {
-      const { bindWebAuthn, handleWebAuthnCallback } = await webAuthnFlow();
-      return answerOf(await handleWebAuthnCallback(rt, bound(rt, bindWebAuthn), ctx, provider));
-    },
+    handle: lazyFlowRoute(webAuthnFlow, "callback"),
   }),
   // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
   route({
@@ -183,10 +154,7 @@ export const ROUTES: readonly Route[] = [
     csrf: false,
     countsRequest: true,
     json: true,
-    handle: async (rt, ctx, provider) => {
-      const { bindBackchannelLogout, handleBackchannelLogout } = await backchannelLogoutFlow();
-      return handleBackchannelLogout(rt, bound(rt, bindBackchannelLogout), ctx, provider);
-    },
+    handle: lazyFlowRoute(backchannelLogoutFlow, "logout"),
   }),
 ];
 

@@ -56,8 +56,6 @@ import {
 import { validateConfigShape } from "./schema.js";
 import { createLimiter, type Limiter } from "../rate-limit/limiter.js";
 import { identifierField } from "../rate-limit/attempt.js";
-import type { ProviderServers } from "../oauth/servers.js";
-import type { Refresher } from "../flows/token-refresh.js";
 
 export interface ResolvedTheme {
   colorScheme: "auto" | "dark" | "light";
@@ -147,11 +145,12 @@ export interface Runtime {
  * sign-in flows) are imported by the requests that use them, never by resolving a config (issue 19).
  */
 export interface RuntimeServices {
-  /** The OAuth/OIDC providers' authorization servers and keys: `oauth/servers.ts`. */
-  oauthServers?: ProviderServers;
-  /** One token refresh at a time per account: `flows/token-refresh.ts`. */
-  refresher?: Refresher;
-  /** Flows' machines bound to this runtime's effects, by the function that binds them: see `bound`. */
+  /**
+   * What a flow builds once for this runtime, by the function that builds it (see `bound`): flows'
+   * machines bound to the runtime's effects, the OAuth providers' servers (`oauth/servers.ts`), the
+   * token refresher (`flows/token-refresh.ts`). Keyed by function, so this module names none of
+   * their types and imports none of their modules.
+   */
   readonly bound: Map<(rt: Runtime) => unknown, unknown>;
 }
 

@@ -14,6 +14,7 @@ import { verifyLogoutToken } from "../oauth/logout-token.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
+import { flowRoute } from "./flow-route.js";
 import { requireAdapter } from "../session/database-session.js";
 import { runFlow } from "./run.js";
 
@@ -95,3 +96,6 @@ export async function handleBackchannelLogout(
       };
   }
 }
+
+/** The route this flow serves: the provider's logout token. */
+export const routes = { logout: flowRoute(bindBackchannelLogout, handleBackchannelLogout) };

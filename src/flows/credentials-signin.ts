@@ -8,8 +8,9 @@ import type { Runtime } from "../config/runtime.js";
 import { CredentialsSignin, InvalidConfiguration, troubleshootingUrl } from "../errors.js";
 import { requestedCallbackUrl } from "../redirect.js";
 import { requestFacts, type RequestContext } from "../request-context.js";
-import type { RouteAnswer } from "../routes.js";
+import type { RouteAnswer } from "../response.js";
 import { signInAnswer } from "./outcome.js";
+import { flowRoute } from "./flow-route.js";
 import { isShowableValue, pageHintCookie, redisplayedField } from "./page-hint.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import type { CredentialsConfig, SetCookie } from "../types.js";
@@ -103,8 +104,9 @@ export async function handleCredentialsCallback(
   rt: Runtime,
   machine: BoundCredentialsSignIn,
   ctx: RequestContext,
-  providerId: string,
+  provider: CredentialsConfig,
 ): Promise<RouteAnswer> {
+  const providerId = provider.id;
   const credentials: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ctx.body)) if (!RESERVED_FIELDS.has(key)) credentials[key] = value;
   const input = {
@@ -119,7 +121,7 @@ export async function handleCredentialsCallback(
   const answer = signInAnswer(ctx, output);
   if ("plan" in answer) return answer.plan;
   if (!(answer.error instanceof CredentialsSignin)) return answer;
-  const field = redisplayedField(rt.providerById.get(providerId) as CredentialsConfig);
+  const field = redisplayedField(provider);
   const value = field === undefined ? undefined : credentials[field];
   if (field === undefined || !isShowableValue(value)) return answer;
   const hint = await pageHintCookie(rt, ctx, { page: "signin", provider: providerId, field, value });
@@ -138,3 +140,6 @@ async function rememberDevice(rt: Runtime, ctx: RequestContext, input: AttemptFi
   const binding = { namespace: await limiter.namespace(), providerId: input.providerId, identifier: attempt.identifier };
   cookies.push(await mintDeviceCookie(limiter.devices, binding, ctx.cookies.device));
 }
+
+/** The route this flow serves: the posted form. */
+export const routes = { callback: flowRoute(bindCredentialsSignIn, handleCredentialsCallback) };

@@ -284,7 +284,7 @@ export async function runDirect(machine: AnyStateMachine, input: unknown, run: D
     if (node.type === "final") {
       const args = { context: step.context, event, self };
       const stateOutput = typeof node.output === "function" ? (node.output as (a: unknown) => unknown)(args) : node.output;
-      const done = { type: `xstate.done.state.${root.id}`, output: stateOutput };
+      const done = { type: `xstate.done.state.${node.id}`, output: stateOutput };
       const machineOutput = m.config.output;
       const output =
         typeof machineOutput === "function"

@@ -15,8 +15,9 @@ import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { EmailConfig } from "../types.js";
-import type { RouteAnswer } from "../routes.js";
+import type { RouteAnswer } from "../response.js";
 import { planOrError, signInAnswer } from "./outcome.js";
+import { flowRoute } from "./flow-route.js";
 import { pageHintCookie } from "./page-hint.js";
 import { requestOf, runMachine } from "./run.js";
 import { checkEmail, forgetMail } from "../rate-limit/limiter.js";
@@ -150,7 +151,7 @@ export async function handleEmailSignIn(
     const params = new URLSearchParams({ provider: provider.id, type: "email" });
     // The page names the address the link went to, so a typo shows before the wait for a mail; the
     // address travels in the page-hint cookie, never in the URL.
-    const address = (result.context as { identifier?: string }).identifier;
+    const address = result.context.identifier;
     const hint = address ? await pageHintCookie(rt, ctx, { page: "verify-request", provider: provider.id, field: "email", value: address }) : [];
     return { redirect: `${ctx.baseUrl}/verify-request?${params}`, ...(hint.length ? { cookies: hint } : {}) };
   }
@@ -187,3 +188,6 @@ export async function handleEmailCallback(
   if (!result.done) throw new Error("The email flow stopped before its end.");
   return planOrError(signInAnswer(ctx, result.output));
 }
+
+/** The routes this flow serves: the request for a link, and the link followed. */
+export const routes = { signIn: flowRoute(bindEmail, handleEmailSignIn), callback: flowRoute(bindEmail, handleEmailCallback) };

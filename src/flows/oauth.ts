@@ -45,6 +45,7 @@ import { requestOf, runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
 import { bindSignInCompletion } from "./signin-completion.js";
 import { signInAnswer, type SignInAnswer } from "./outcome.js";
+import { flowRoute } from "./flow-route.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 import { callbackParamsOf, searchParamsOf } from "../oauth/callback-params.js";
 import { fetchOAuthUserinfo, fetchOidcUserinfo } from "../oauth/userinfo.js";
@@ -325,7 +326,7 @@ export async function handleOAuthSignIn(
     { until: "awaitingCallback", request: ctx },
   );
   if (!result.done) {
-    const context = result.context as OAuthContext;
+    const context = result.context;
     return { redirect: context.authorizationUrl!, cookies: context.flowCookies };
   }
   const output = result.output;
@@ -352,7 +353,7 @@ export async function handleOAuthCallback(
       return { plan: { redirect: target.href } };
     }
   }
-  const context: Partial<OAuthContext> = {
+  const context: OAuthContext = {
     ...baseInput(rt, ctx, provider),
     callbackUrl: ctx.origin,
     authorizationParams: {},
@@ -378,3 +379,6 @@ export async function handleOAuthCallback(
 function forgetCallbackUrl(ctx: RequestContext): SetCookie {
   return expireCookie(ctx.cookies.callbackUrl.name, ctx.cookies.callbackUrl.options);
 }
+
+/** The routes this flow serves: the sign-in that redirects to the provider, and the provider's callback. */
+export const routes = { signIn: flowRoute(bindOAuth, handleOAuthSignIn), callback: flowRoute(bindOAuth, handleOAuthCallback) };

@@ -4,7 +4,7 @@
  * never breaks the flow), and inspection events reach `config.inspect` with secrets redacted (inspect.ts).
  * Work an action started (`finishBeforeAnswering`) is awaited before the flow's answer goes out.
  */
-import { createActor, type AnyActorRef, type AnyStateMachine, type OutputFrom, type InputFrom } from "xstate";
+import { createActor, type AnyActorRef, type AnyStateMachine, type OutputFrom, type InputFrom, type ContextFrom } from "xstate";
 import type { Runtime } from "../config/runtime.js";
 import type { RequestContext } from "../request-context.js";
 import type { EventCallbacks } from "../types.js";
@@ -62,18 +62,18 @@ export function requestOf(system: object): RequestContext {
   return request;
 }
 
-export interface RunOptions {
+export interface RunOptions<Context = unknown> {
   /** The live request this run serves, for the effects that need it (`requestOf`). */
   request?: RequestContext;
   /** Stop when the machine rests in this state (a flow that spans two requests) instead of at its end. */
   until?: string;
   /** Resume a persisted flow: start in `value` with `context`, then send `event`. */
-  resume?: { value: string; context: unknown; event: { type: string } };
+  resume?: { value: string; context: Context; event: { type: string } };
 }
 
 export type RunResult<M extends AnyStateMachine> =
   | { done: true; output: OutputFrom<M> }
-  | { done: false; value: string; context: unknown };
+  | { done: false; value: string; context: ContextFrom<M> };
 
 /** Runs `machine` with `input` to completion and returns its output. */
 export async function runFlow<M extends AnyStateMachine>(
@@ -95,7 +95,7 @@ export async function runMachine<M extends AnyStateMachine>(
   rt: Runtime,
   machine: M,
   input: InputFrom<M> | undefined,
-  options: RunOptions,
+  options: RunOptions<ContextFrom<M>>,
 ): Promise<RunResult<M>> {
   const deliveries: Promise<void>[] = [];
   const emitted = (event: EmittedEvent) => void deliveries.push(deliver(rt, event));
@@ -151,7 +151,7 @@ function actorRun<M extends AnyStateMachine>(
   rt: Runtime,
   machine: M,
   input: InputFrom<M> | undefined,
-  options: RunOptions,
+  options: RunOptions<ContextFrom<M>>,
   emitted: (event: EmittedEvent) => void,
 ): Run<M> {
   const snapshot = options.resume
@@ -168,7 +168,7 @@ function actorRun<M extends AnyStateMachine>(
           next: (state) => {
             const value = (state as { value?: unknown }).value;
             if (options.until && value === options.until) {
-              resolve({ done: false, value, context: (state as { context?: unknown }).context });
+              resolve({ done: false, value, context: (state as { context: ContextFrom<M> }).context });
             }
           },
           complete: () => resolve({ done: true, output: (actor.getSnapshot() as { output?: unknown }).output as OutputFrom<M> }),

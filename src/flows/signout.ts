@@ -23,6 +23,7 @@ import { normalizeUrl, requestedCallbackUrl, resolveRedirectUrl } from "../redir
 import { requestFacts, type RequestContext } from "../request-context.js";
 import type { RequestFacts } from "../../machines/shared.js";
 import type { ResponsePlan } from "../response.js";
+import { flowRoute } from "./flow-route.js";
 import { clearSessionCookies, decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
 import { requireAdapter } from "../session/database-session.js";
 import type { CookieOption, ProviderConfig } from "../types.js";
@@ -203,3 +204,6 @@ export async function handleProviderSignOutReturn(rt: Runtime, ctx: RequestConte
   rt.logger.debug("RPInitiatedLogout", `The return from ${provider.id} came with ${why}; going to the origin.`);
   return { redirect: normalizeUrl(ctx.origin, ctx.origin), cookies };
 }
+
+/** The routes this flow serves: signing out, and the browser's return from the provider's logout. */
+export const routes = { signOut: flowRoute(bindSignOut, handleSignOut), providerReturn: handleProviderSignOutReturn };

@@ -13,7 +13,7 @@ import {
   type TokenRefreshOutput,
 } from "../../machines/token-refresh.machine.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
-import type { Runtime } from "../config/runtime.js";
+import { bound, type Runtime } from "../config/runtime.js";
 import { AdapterError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
 import { clientAuthOf, clientOf, httpOptions } from "../oauth/client.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
@@ -199,7 +199,9 @@ export function reportRefresh(rt: Runtime, provider: string, outcome: TokenRefre
   }
 }
 
+const makeRefresher = (rt: Runtime): Refresher => createRefresher(rt, bindTokenRefresh(rt));
+
 /** The refresher of a runtime: its machine bound once, its flights shared by every session read. */
 export function refresherOf(rt: Runtime): Refresher {
-  return (rt.services.refresher ??= createRefresher(rt, bindTokenRefresh(rt)));
+  return bound(rt, makeRefresher);
 }

@@ -43,6 +43,7 @@ import { fromEffect } from "./effect.js";
 import { checkRequest } from "../rate-limit/limiter.js";
 import { bindSignInCompletion, type PendingAuthenticator } from "./signin-completion.js";
 import { signInAnswer, type SignInAnswer } from "./outcome.js";
+import { flowRoute } from "./flow-route.js";
 import { browserCredentialId, credentialIdLookups, storedCredentialId } from "./credential-id.js";
 
 const VERSION = 1;
@@ -297,7 +298,7 @@ export async function handleWebAuthnOptions(
     { until: "awaitingCredential", request: ctx },
   );
   if (!result.done) {
-    const context = result.context as WebAuthnContext;
+    const context = result.context;
     return { json: { action: context.action, options: context.options }, cookies: context.challengeCookies };
   }
   // Refused before any challenge was minted: a typed 400, no cookie, nothing stored.
@@ -358,3 +359,6 @@ export async function handleWebAuthnCallback(
     failure.as === "OAuthAccountNotLinked" ? new AccountNotLinked("That email belongs to another account.") : refusalError(worded(failure)),
   );
 }
+
+/** The routes this flow serves: the ceremony's options, and the browser's answer. */
+export const routes = { options: flowRoute(bindWebAuthn, handleWebAuthnOptions), callback: flowRoute(bindWebAuthn, handleWebAuthnCallback) };

@@ -5,7 +5,7 @@
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader, errors } from "jose";
 import type * as oauth from "oauth4webapi";
-import type { Runtime } from "../config/runtime.js";
+import { bound, type Runtime } from "../config/runtime.js";
 import { OAuthCallbackError } from "../errors.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import { loadAuthorizationServer } from "./client.js";
@@ -26,7 +26,7 @@ export interface ProviderServers {
 
 /** The servers of `rt`'s providers: made by the first flow that talks to one, then kept in the runtime. */
 export function providerServers(rt: Runtime): ProviderServers {
-  return (rt.services.oauthServers ??= createServers());
+  return bound(rt, createServers);
 }
 
 function createServers(): ProviderServers {

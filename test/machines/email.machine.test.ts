@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
-import { emailMachine, type EmailContext, type EmailInput, type LimitVerdict } from "../../machines/index.js";
+import { emailMachine, type EmailInput, type LimitVerdict } from "../../machines/index.js";
+import type { EmailContext } from "../../machines/email.machine.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
 import { completionIn, detached, grace, hedy, lin, markedVerified, newUserFrom, sessionCookies, type World } from "./completion-world.js";
 import { emailLink, facts } from "./fixtures.js";

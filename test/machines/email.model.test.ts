@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   emailMachine as machine,
-  type EmailContext,
   type EmailInput,
   type FlowFailure,
   type LimitVerdict,
   type SignInCompletionInput,
   type SignInCompletionOutput,
 } from "../../machines/index.js";
+import type { EmailContext } from "../../machines/email.machine.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
 import { ada, newUserFrom, sessionCookies } from "./completion-world.js";
 import {

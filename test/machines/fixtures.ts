@@ -5,13 +5,13 @@
  */
 import type {
   CallbackParams,
-  EmailContext,
   EmailInput,
   emailMachine,
-  OAuthContext,
   OAuthInput,
   oauthMachine,
 } from "../../machines/index.js";
+import type { EmailContext } from "../../machines/email.machine.js";
+import type { OAuthContext } from "../../machines/oauth.machine.js";
 import type { Resumption } from "./run-actor.js";
 import type { LimitVerdict, RequestFacts } from "../../machines/index.js";
 import { returns, throws } from "./effect-paths.js";

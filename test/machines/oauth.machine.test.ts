@@ -5,10 +5,10 @@ import {
   type CallbackParams,
   type ExchangedTokens,
   type LimitVerdict,
-  type OAuthContext,
   type OAuthInput,
   type RestoredChecks,
 } from "../../machines/index.js";
+import type { OAuthContext } from "../../machines/oauth.machine.js";
 import type { RequestFacts } from "../../machines/shared.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { AccessDenied, OAuthProfileParseError } from "../../src/errors.js";

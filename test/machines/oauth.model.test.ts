@@ -4,12 +4,12 @@ import {
   type FlowFailure,
   type CallbackParams,
   type ExchangedTokens,
-  type OAuthContext,
   type OAuthInput,
   type RestoredChecks,
   type SignInCompletionInput,
   type SignInCompletionOutput,
 } from "../../machines/index.js";
+import type { OAuthContext } from "../../machines/oauth.machine.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { OAuthProfileParseError } from "../../src/errors.js";
 import type { AdapterUser, Profile, User } from "../../src/types.js";

@@ -2,13 +2,13 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fromPromise } from "xstate";
 import {
-  refreshDue,
   tokenRefreshMachine,
   type GrantResult,
   type RefreshTokens,
   type TokenRefreshInput,
   type TokenRefreshOutput,
 } from "../../machines/index.js";
+import { refreshDue } from "../../machines/token-refresh.machine.js";
 import { propertyOptions } from "../helpers/property.js";
 import { effectNames } from "./effect-paths.js";
 import { runToEnd } from "./run-actor.js";

@@ -2,7 +2,8 @@
  * What the WebAuthn machine tests hand to the machine: the plain request facts of each request, the
  * challenge cookie as the browser sends it back, and the state the callback restores the flow in.
  */
-import type { WebAuthnContext, WebAuthnCredentialEvent, webauthnMachine } from "../../machines/index.js";
+import type { WebAuthnCredentialEvent, webauthnMachine } from "../../machines/index.js";
+import type { WebAuthnContext } from "../../machines/webauthn.machine.js";
 import type { RequestFacts } from "../../machines/shared.js";
 import { defaultCookies, expireCookie, type SetCookie } from "../../src/cookies.js";
 import type { AdapterAuthenticator } from "../../src/types.js";

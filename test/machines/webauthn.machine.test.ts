@@ -6,10 +6,10 @@ import {
   type CeremonyOptions,
   type PasskeyDescriptor,
   type VerifiedCredential,
-  type WebAuthnContext,
   type WebAuthnInput,
   type LimitVerdict,
 } from "../../machines/index.js";
+import type { WebAuthnContext } from "../../machines/webauthn.machine.js";
 import type { SetCookie } from "../../src/cookies.js";
 import { EmailSignInError, WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account, AdapterAuthenticator, AdapterUser } from "../../src/types.js";

@@ -9,9 +9,9 @@ import {
   type SignInCompletionInput,
   type SignInCompletionOutput,
   type VerifiedCredential,
-  type WebAuthnContext,
   type WebAuthnInput,
 } from "../../machines/index.js";
+import type { WebAuthnContext } from "../../machines/webauthn.machine.js";
 import { EmailSignInError, WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account, AdapterAuthenticator, AdapterUser } from "../../src/types.js";
 import { ada, grace, sessionCookies } from "./completion-world.js";
