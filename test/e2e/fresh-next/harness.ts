@@ -58,12 +58,20 @@ export interface FreshAppSpec {
   driverCache?: string;
 }
 
-/** Packs the library into `destination` (npm runs `prepack`, which builds dist/); the tarball's path. */
+/**
+ * Packs the library into `destination` (npm runs `prepack`, which builds dist/ and takes `prepare`
+ * out of package.json until `postpack`); the tarball's path. One pack at a time across the run's
+ * test processes: two at once would rebuild dist/ under each other and could pack the manifest
+ * while the other restores it.
+ */
 export async function packLibrary(destination: string): Promise<string> {
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], {
-    cwd: ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const release = await lock(join(tmpdir(), `appauth-pack-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`));
+  let stdout: string;
+  try {
+    ({ stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }));
+  } finally {
+    await release();
+  }
   // `prepack`'s output comes first on stdout; npm's JSON report is the last thing printed.
   const report = JSON.parse(stdout.slice(stdout.lastIndexOf("\n[") + 1)) as Array<{ filename: string }>;
   return join(destination, report[0]!.filename);
