@@ -101,7 +101,7 @@ export async function Auth(request: Request, config: AuthConfigInput): Promise<R
  * says, then its handler. A request no row serves is refused as `matchRoute` says (UnknownAction,
  * InvalidProvider), after the ceiling when it is a POST: a flood of refused posts is still a flood.
  */
-async function dispatch(rt: Runtime, ctx: RequestContext): Promise<RouteAnswer> {
+export async function dispatch(rt: Runtime, ctx: RequestContext): Promise<RouteAnswer> {
   const match = matchRoute(rt, ctx);
   const row = "route" in match ? match.route : match.like;
   if ("route" in match ? match.route.countsRequest : ctx.method === "POST") {

@@ -121,22 +121,35 @@ export async function buildContext(rt: Runtime, request: Request, paths: RoutePa
   if (!route) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: not a route of appauth.`);
   const method = request.method === "GET" || request.method === "HEAD" ? "GET" : request.method === "POST" ? "POST" : null;
   if (!method) throw new UnknownAction(`Cannot handle ${request.method} ${url.pathname}: only GET and POST are served.`);
-  const secure = rt.useSecureCookies ?? origin.startsWith("https:");
   const posted = method === "POST" ? await readBody(request) : { body: {} };
-  return {
-    request,
+  return routedContext(rt, request, {
     method,
     action: route.action,
     ...(route.providerId !== undefined ? { providerId: route.providerId } : {}),
     url,
     origin,
-    baseUrl: `${origin}${rt.basePath === "/" ? "" : rt.basePath}`,
-    query: url.searchParams,
-    body: posted.body,
-    ...(posted.form ? { form: posted.form } : {}),
+    ...posted,
     jar: parseCookies(request.headers.get("cookie")),
+    returnRedirect: request.headers.get("x-auth-return-redirect") === "1" || request.headers.get("x-auth-return-redirect") === "true",
+  });
+}
+
+/** What a routed request names: its row (method, action, provider), its URL on the trusted origin, its body and cookies. */
+export type RoutedRequest = Pick<RequestContext, "method" | "action" | "providerId" | "url" | "origin" | "body" | "form" | "jar" | "returnRedirect">;
+
+/**
+ * The context of a request routed to `route`, whether the router read it from `request` or a
+ * server-side operation (server/actions.ts) names it directly. `request` is the one that came in:
+ * the request ceiling reads the client's address from it.
+ */
+export function routedContext(rt: Runtime, request: Request, route: RoutedRequest): RequestContext {
+  const secure = rt.useSecureCookies ?? route.origin.startsWith("https:");
+  return {
+    ...route,
+    request,
+    baseUrl: `${route.origin}${rt.basePath === "/" ? "" : rt.basePath}`,
+    query: route.url.searchParams,
     cookies: rt.cookies(secure),
     secure,
-    returnRedirect: request.headers.get("x-auth-return-redirect") === "1" || request.headers.get("x-auth-return-redirect") === "true",
   };
 }

@@ -5,8 +5,9 @@
  * application's proxies, each appending the address it saw to `X-Forwarded-For`, so the client is
  * the entry N places from the header's end; entries before it are the visitor's to invent.
  *
- * Integrations hand over the platform's address with `setClientAddress`; requests the library
- * builds for server-side sign-in and sign-out carry it on (`carryClientAddress`).
+ * Integrations hand over the platform's address with `setClientAddress`. The server-side sign-in
+ * and sign-out hand the limiter the application's request itself; the request the library builds
+ * for a server-side session update carries it on (`carryClientAddress`).
  */
 import { reportOnce } from "../logger.js";
 import type { LoggerInstance } from "../types.js";

@@ -1,30 +1,20 @@
 /**
  * Signing in, signing out and updating the session from server code (server actions, form
- * actions, loaders), for every integration. Each is the browser's request to the library's own
- * route — with a CSRF token fetched first, as a page would — answered in-process by `Auth()` with
- * `X-Auth-Return-Redirect`, so the result is the URL to send the browser to plus the cookies to set.
- * The integration decides how to redirect and how to write cookies.
+ * actions, loaders), for every integration. Sign-in and sign-out run the route's flow directly:
+ * the context the router would build for the browser's POST, the row's checks (request ceiling,
+ * CSRF token), the row's handler; a failure comes back as the flow's typed `AuthError`, success as
+ * the URL to send the browser to plus the cookies to set. The integration decides how to redirect
+ * and how to write cookies. (Updating the session is still a request answered in-process by `Auth()`.)
  */
-import type { SetCookie } from "../cookies.js";
-import {
-  AccessDenied,
-  AccountNotLinked,
-  AuthError,
-  CredentialsSignin,
-  EmailSignInError,
-  InvalidProvider,
-  MissingCSRF,
-  OAuthAccountNotLinked,
-  OAuthCallbackError,
-  RateLimited,
-  Verification,
-  WebAuthnVerificationError,
-} from "../errors.js";
+import { parseCookies, type SetCookie } from "../cookies.js";
+import { resolveCsrf } from "../csrf.js";
+import { AuthError, CallbackRouteError, InvalidProvider, isClientSafeErrorType, MissingCSRF } from "../errors.js";
 import type { Runtime } from "../config/runtime.js";
-import { Auth } from "../handler.js";
-import { consoleLogger } from "../logger.js";
-import { normalizeUrl } from "../redirect.js";
-import { trustedOrigin } from "../router.js";
+import { Auth, dispatch } from "../handler.js";
+import { consoleLogger, logAuthError } from "../logger.js";
+import type { AuthAction } from "../request-context.js";
+import type { RouteAnswer } from "../response.js";
+import { routedContext, trustedOrigin } from "../router.js";
 import type { AuthConfigInput } from "../types.js";
 import { callRoute, CookieState, jsonOf } from "./internal-request.js";
 import { resolvedConfig } from "./runtime.js";
@@ -56,25 +46,18 @@ interface Context {
   handle: (request: Request) => Promise<Response>;
   basePath: string;
   origin: string;
-  signInPath: string;
-  errorPath: string;
   cookies: CookieState;
 }
 
 async function contextOf(request: Request, input: AuthConfigInput): Promise<Context> {
   // Resolved once: the internal calls get the resolved config, so a lazy config runs once per operation.
   const { config, rt } = await resolvedConfig(request, input);
-  const origin = trustedOrigin(rt, request, new URL(request.url));
-  const prefix = rt.basePath === "/" ? "" : rt.basePath;
-  const pagePath = (page: string | undefined, fallback: string) => new URL(page ? normalizeUrl(page, origin) : `${origin}${fallback}`).pathname;
   return {
     rt,
     request,
     handle: (internal) => Auth(internal, config),
     basePath: rt.basePath,
-    origin,
-    signInPath: pagePath(rt.pages.signIn, `${prefix}/signin`),
-    errorPath: pagePath(rt.pages.error, `${prefix}/error`),
+    origin: trustedOrigin(rt, request, new URL(request.url)),
     cookies: new CookieState(request.headers.get("cookie")),
   };
 }
@@ -88,54 +71,75 @@ async function csrfToken(ctx: Context): Promise<string> {
   return token;
 }
 
-/** POSTs a form to `route` and returns the URL the library would have redirected to. */
-async function postForRedirect(ctx: Context, route: string, form: Record<string, string>): Promise<string> {
-  const response = await callRoute(ctx.handle, ctx.request, {
-    basePath: ctx.basePath,
-    cookies: ctx.cookies,
-    call: { method: "POST", route, body: { form }, returnRedirect: true },
+/** The POST a server-side operation stands for: its route (with the query of an OAuth start) and its form. */
+interface RoutePost {
+  action: AuthAction;
+  providerId?: string;
+  query?: URLSearchParams;
+  form: Record<string, string>;
+}
+
+/**
+ * Runs the route `post` names as the route table serves the browser's POST (`dispatch`: the request
+ * ceiling, the CSRF token, the row's handler), on the context the router would build for it.
+ *
+ * The CSRF check stays, and passes as it did when this was a request to our own route: the token
+ * is the one the CSRF route would give this browser (its cookie kept when valid, minted otherwise,
+ * the new cookie set on the way), submitted with the form. It protects nothing here — server
+ * actions are the framework's same-origin calls, and the request is built on the server — but the
+ * row runs unchanged, and a browser that had no CSRF cookie gets one, as before.
+ */
+async function runPost(ctx: Context, post: RoutePost): Promise<ActionResult> {
+  const { rt, request, origin } = ctx;
+  const prefix = rt.basePath === "/" ? "" : rt.basePath;
+  const search = post.query?.toString();
+  const path = `${prefix}/${post.action}${post.providerId !== undefined ? `/${encodeURIComponent(post.providerId)}` : ""}`;
+  const jar = parseCookies(request.headers.get("cookie"));
+  const form = new URLSearchParams(post.form);
+  const body: Record<string, unknown> = {};
+  const routed = routedContext(rt, request, {
+    method: "POST",
+    action: post.action,
+    ...(post.providerId !== undefined ? { providerId: post.providerId } : {}),
+    url: new URL(`${origin}${path}${search ? `?${search}` : ""}`),
+    origin,
+    body,
+    form,
+    jar,
+    returnRedirect: true,
   });
-  const body = await jsonOf(response);
-  const url = (body as { url?: unknown } | undefined)?.url;
-  if (typeof url === "string") return url;
-  const type = (body as { error?: unknown } | undefined)?.error;
-  throw errorOfType(typeof type === "string" ? type : "Configuration", undefined, `${route} answered ${response.status}`);
-}
+  const csrf = await resolveCsrf(jar, routed.cookies.csrfToken, rt.secrets);
+  const cookies: SetCookie[] = csrf.cookie ? [csrf.cookie] : [];
+  if (csrf.cookie) jar.set(csrf.cookie.name, csrf.cookie.value);
+  form.set("csrfToken", csrf.token);
+  // As the router reads a form: the first value of each field.
+  for (const [key, value] of form) if (!(key in body)) body[key] = value;
 
-const SIGN_IN_ERRORS: Record<string, new (message?: string) => AuthError> = {
-  AccessDenied,
-  AccountNotLinked,
-  CredentialsSignin,
-  EmailSignInError,
-  InvalidProvider,
-  MissingCSRF,
-  OAuthAccountNotLinked,
-  OAuthCallbackError,
-  Verification,
-  WebAuthnVerificationError,
-};
-
-/** The error a redirect to the sign-in or error page names, as the class of that type. */
-function errorOfType(type: string, code: string | undefined, detail: string): AuthError {
-  // A limit's code is the seconds to wait, which the caller may show.
-  if (type === "RateLimited") return new RateLimited(`Sign-in failed (${type}): ${detail}`, Number(code) || 1);
-  const ErrorClass = Object.hasOwn(SIGN_IN_ERRORS, type) ? SIGN_IN_ERRORS[type]! : AuthError;
-  const error = new ErrorClass(`Sign-in failed (${type}): ${detail}`);
-  if (error instanceof CredentialsSignin && code) error.code = code;
-  return error;
-}
-
-/** When `url` is the sign-in or error page carrying `?error=`, the failure it reports. */
-function failureIn(ctx: Context, url: string): AuthError | null {
-  let target: URL;
+  let answer: RouteAnswer;
   try {
-    target = new URL(url, ctx.origin);
-  } catch {
-    return null;
+    answer = await dispatch(rt, routed);
+  } catch (thrown) {
+    // The provider was looked up before; what else a route throws is answered as the route answers it.
+    if (thrown instanceof InvalidProvider) throw thrown;
+    throw logged(rt, thrown);
   }
-  const type = target.searchParams.get("error");
-  if (!type || (target.pathname !== ctx.signInPath && target.pathname !== ctx.errorPath)) return null;
-  return errorOfType(type, target.searchParams.get("code") ?? undefined, "the library redirected to its error page");
+  if (answer instanceof AuthError) throw logged(rt, answer);
+  if ("error" in answer) throw logged(rt, answer.error);
+  if (answer.redirect === undefined) throw new AuthError(`Sign-in failed: /${post.action} answered without a redirect.`);
+  return { url: answer.redirect, cookies: [...cookies, ...(answer.cookies ?? [])] };
+}
+
+/**
+ * A flow's failure as the caller gets it, logged in full as the route logs it. Its own typed error
+ * when the type is one a browser may be told (`CredentialsSignin` with its code, `RateLimited` with
+ * `retryAfter`, ...); any other is a fault of the server, reported as the route reports it to the
+ * browser: type `Configuration`, no detail (SolidStart sends what a server function throws to the
+ * browser, and Qwik's failure value names the type).
+ */
+function logged(rt: Runtime, thrown: unknown): AuthError {
+  const error = thrown instanceof AuthError ? thrown : new CallbackRouteError({ cause: thrown });
+  logAuthError(rt.logger, error);
+  return isClientSafeErrorType(error.type) ? error : new AuthError("Sign-in failed (Configuration): the server's log has the details.");
 }
 
 function toParams(params: AuthorizationParams | undefined): URLSearchParams {
@@ -166,31 +170,20 @@ export async function signInAction(request: Request, config: AuthConfigInput, op
   if (!provider) throw new InvalidProvider(`signIn: no provider with id "${options.provider}" is configured.`);
   if (provider.type === "webauthn") return { url: signInPage(ctx, options.redirectTo), cookies: [] };
 
-  const form: Record<string, string> = { ...options.fields, csrfToken: await csrfToken(ctx) };
+  const form: Record<string, string> = { ...options.fields };
   if (options.redirectTo !== undefined) form.callbackUrl = options.redirectTo;
-  const id = encodeURIComponent(provider.id);
-  let route: string;
-  if (provider.type === "credentials") {
-    route = `/callback/${id}`;
-  } else {
-    const query = toParams(options.authorizationParams);
-    query.delete("callbackUrl");
-    const search = query.toString();
-    route = `/signin/${id}${search ? `?${search}` : ""}`;
-  }
-  const url = await postForRedirect(ctx, route, form);
-  const failure = failureIn(ctx, url);
-  if (failure) throw failure;
-  return { url, cookies: ctx.cookies.written };
+  if (provider.type === "credentials") return runPost(ctx, { action: "callback", providerId: provider.id, form });
+  const query = toParams(options.authorizationParams);
+  query.delete("callbackUrl");
+  return runPost(ctx, { action: "signin", providerId: provider.id, query, form });
 }
 
 /** Ends the session of `request` (removing a database session, expiring the cookie); the URL is `redirectTo`. */
 export async function signOutAction(request: Request, config: AuthConfigInput, options: { redirectTo?: string } = {}): Promise<ActionResult> {
   const ctx = await contextOf(request, config);
-  const form: Record<string, string> = { csrfToken: await csrfToken(ctx) };
+  const form: Record<string, string> = {};
   if (options.redirectTo !== undefined) form.callbackUrl = options.redirectTo;
-  const url = await postForRedirect(ctx, "/signout", form);
-  return { url, cookies: ctx.cookies.written };
+  return runPost(ctx, { action: "signout", form });
 }
 
 /**

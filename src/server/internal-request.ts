@@ -1,9 +1,9 @@
 /**
- * Server-side operations (reading the session, signing in or out from server code) are requests to
- * the library's own routes, answered by `Auth()` in-process: one protocol, one set of checks. This
- * module builds those requests from the application's incoming one: the same origin and forwarding
+ * Updating the session from server code is a request to the library's own route, answered by
+ * `Auth()` in-process (signing in and out run their flows directly: server/actions.ts). This
+ * module builds that request from the application's incoming one: the same origin and forwarding
  * headers, the client address the platform gave, the browser's cookies plus whatever an earlier
- * step of the same operation set.
+ * step of the same operation set. `CookieState` is also the ledger's jar (response-cookies.ts).
  */
 import type { SetCookie } from "../cookies.js";
 import { parseCookies } from "../cookies.js";
