@@ -104,6 +104,7 @@ export { default as Roblox, type RobloxProfile } from "./roblox.js";
 export { default as SimpleLogin, type SimpleLoginProfile } from "./simplelogin.js";
 export { default as Threads, type ThreadsProfile } from "./threads.js";
 export { default as Todoist, type TodoistProfile } from "./todoist.js";
+export { default as Pipedrive, type PipedriveProfile } from "./pipedrive.js";
 export { default as Trakt, type TraktUser } from "./trakt.js";
 export { default as UnitedEffects, type UnitedEffectsProfile } from "./united-effects.js";
 export { default as Vipps, type VippsProfile } from "./vipps.js";
@@ -194,6 +195,7 @@ import Roblox from "./roblox.js";
 import SimpleLogin from "./simplelogin.js";
 import Threads from "./threads.js";
 import Todoist from "./todoist.js";
+import Pipedrive from "./pipedrive.js";
 import Trakt from "./trakt.js";
 import UnitedEffects from "./united-effects.js";
 import Vipps from "./vipps.js";
@@ -294,6 +296,7 @@ export const catalog = {
   wordpress: WordPress,
   zoho: Zoho,
   tiktok: TikTok,
+  pipedrive: Pipedrive,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -27,8 +27,6 @@ const PENDING: readonly string[] = [
   "email",
   // Not built yet: VK and WeChat need GET token exchanges in the flow harness; NetSuite has no user endpoint of its own.
   "netsuite", "vk", "wechat",
-  // Not in issue 29's list of missing providers, though @auth/core 0.41.3 has it.
-  "pipedrive",
 ];
 
 type Factory = (options?: Record<string, unknown>) => { id: string; type: string };
