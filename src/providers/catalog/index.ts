@@ -105,6 +105,7 @@ export { default as SimpleLogin, type SimpleLoginProfile } from "./simplelogin.j
 export { default as Threads, type ThreadsProfile } from "./threads.js";
 export { default as Todoist, type TodoistProfile } from "./todoist.js";
 export { default as Pipedrive, type PipedriveProfile } from "./pipedrive.js";
+export { default as VK, type VkProfile } from "./vk.js";
 export { default as Trakt, type TraktUser } from "./trakt.js";
 export { default as UnitedEffects, type UnitedEffectsProfile } from "./united-effects.js";
 export { default as Vipps, type VippsProfile } from "./vipps.js";
@@ -196,6 +197,7 @@ import SimpleLogin from "./simplelogin.js";
 import Threads from "./threads.js";
 import Todoist from "./todoist.js";
 import Pipedrive from "./pipedrive.js";
+import VK from "./vk.js";
 import Trakt from "./trakt.js";
 import UnitedEffects from "./united-effects.js";
 import Vipps from "./vipps.js";
@@ -297,6 +299,7 @@ export const catalog = {
   zoho: Zoho,
   tiktok: TikTok,
   pipedrive: Pipedrive,
+  vk: VK,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */
