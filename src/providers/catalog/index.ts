@@ -106,6 +106,7 @@ export { default as Threads, type ThreadsProfile } from "./threads.js";
 export { default as Todoist, type TodoistProfile } from "./todoist.js";
 export { default as Pipedrive, type PipedriveProfile } from "./pipedrive.js";
 export { default as VK, type VkProfile } from "./vk.js";
+export { default as NetSuite, type NetSuiteProfile, type NetSuiteUserConfig } from "./netsuite.js";
 export { default as WeChat, type WeChatProfile, type WeChatPlatformType, type WeChatUserConfig } from "./wechat.js";
 export { default as Trakt, type TraktUser } from "./trakt.js";
 export { default as UnitedEffects, type UnitedEffectsProfile } from "./united-effects.js";
@@ -200,6 +201,7 @@ import Todoist from "./todoist.js";
 import Pipedrive from "./pipedrive.js";
 import VK from "./vk.js";
 import WeChat from "./wechat.js";
+import NetSuite from "./netsuite.js";
 import Trakt from "./trakt.js";
 import UnitedEffects from "./united-effects.js";
 import Vipps from "./vipps.js";
@@ -303,6 +305,7 @@ export const catalog = {
   pipedrive: Pipedrive,
   vk: VK,
   wechat: WeChat,
+  netsuite: NetSuite,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -1,4 +1,4 @@
-/** WeChat: a "W" monogram on a white rounded tile, in WeChat's green. An original mark drawn for appauth. */
+/** WeChat: a "W" monogram on a white rounded tile, in WeChat's colour. An original mark drawn for appauth. */
 import { glyphs, mark } from "./svg.js";
 
 export const wechatLogo: string = /* @__PURE__ */ mark(glyphs.W, { ink: "#07c160", shape: "rounded" });
