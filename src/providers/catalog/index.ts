@@ -104,6 +104,10 @@ export { default as Roblox, type RobloxProfile } from "./roblox.js";
 export { default as SimpleLogin, type SimpleLoginProfile } from "./simplelogin.js";
 export { default as Threads, type ThreadsProfile } from "./threads.js";
 export { default as Todoist, type TodoistProfile } from "./todoist.js";
+export { default as Pipedrive, type PipedriveProfile } from "./pipedrive.js";
+export { default as VK, type VkProfile } from "./vk.js";
+export { default as NetSuite, type NetSuiteProfile, type NetSuiteUserConfig } from "./netsuite.js";
+export { default as WeChat, type WeChatProfile, type WeChatPlatformType, type WeChatUserConfig } from "./wechat.js";
 export { default as Trakt, type TraktUser } from "./trakt.js";
 export { default as UnitedEffects, type UnitedEffectsProfile } from "./united-effects.js";
 export { default as Vipps, type VippsProfile } from "./vipps.js";
@@ -194,6 +198,10 @@ import Roblox from "./roblox.js";
 import SimpleLogin from "./simplelogin.js";
 import Threads from "./threads.js";
 import Todoist from "./todoist.js";
+import Pipedrive from "./pipedrive.js";
+import VK from "./vk.js";
+import WeChat from "./wechat.js";
+import NetSuite from "./netsuite.js";
 import Trakt from "./trakt.js";
 import UnitedEffects from "./united-effects.js";
 import Vipps from "./vipps.js";
@@ -294,6 +302,10 @@ export const catalog = {
   wordpress: WordPress,
   zoho: Zoho,
   tiktok: TikTok,
+  pipedrive: Pipedrive,
+  vk: VK,
+  wechat: WeChat,
+  netsuite: NetSuite,
 } as const;
 
 /** The id of a catalog provider (`"github"`, `"microsoft-entra-id"`, ...). */

@@ -171,6 +171,24 @@ export async function fetchJson(
   }
 }
 
+/**
+ * A `GET` of `url` whose query carries a secret (a client secret, a code, an access token), for
+ * its JSON body. Unlike {@link fetchJson}, its errors name `what` was called, never the URL.
+ */
+export async function fetchJsonQuietly(
+  fetch: ProviderFetch,
+  url: URL,
+  init: { provider: string; what: string; headers?: Record<string, string> },
+): Promise<unknown> {
+  const response = await fetch(url.href, { headers: { Accept: "application/json", ...init.headers } });
+  if (!response.ok) throw new Error(`${init.provider}: ${init.what} answered ${response.status}`, { cause: { status: response.status } });
+  try {
+    return await response.json();
+  } catch (cause) {
+    throw new Error(`${init.provider}: ${init.what} did not answer JSON`, { cause });
+  }
+}
+
 /** How {@link exchangeCode} sends the code exchange. */
 export interface CodeExchange {
   /** The provider id, for error messages. */
@@ -183,6 +201,12 @@ export interface CodeExchange {
   redirectUri?: boolean;
   /** The name the provider gives the client id (TikTok: `client_key`). Default `client_id`. */
   clientIdParam?: string;
+  /** The name the provider gives the client secret (WeChat: `secret`). Default `client_secret`. */
+  clientSecretParam?: string;
+  /** Whether the exchange names its `grant_type`. Default true. */
+  grantType?: boolean;
+  /** `GET`: the parameters go in the token URL's query, with no body (VK, WeChat). Default `POST`. */
+  method?: "GET" | "POST";
   headers?: Record<string, string>;
 }
 
@@ -202,23 +226,32 @@ export async function exchangeCode(context: TokenContext, how: CodeExchange): Pr
   }
   const fields: Record<string, string> = {
     [how.clientIdParam ?? "client_id"]: provider.clientId,
-    client_secret: provider.clientSecret,
+    [how.clientSecretParam ?? "client_secret"]: provider.clientSecret,
     code,
-    grant_type: "authorization_code",
   };
+  if (how.grantType !== false) fields.grant_type = "authorization_code";
   if (how.redirectUri !== false) fields.redirect_uri = redirectUri;
   if (codeVerifier) fields.code_verifier = codeVerifier;
   const json = how.body === "json";
-  const tokens = record(
-    await fetchJson(context.fetch, endpointUrl(provider.token) ?? how.url, {
+  const endpoint = endpointUrl(provider.token) ?? how.url;
+  let answer: unknown;
+  if (how.method === "GET") {
+    const url = new URL(endpoint);
+    for (const [name, value] of Object.entries(fields)) url.searchParams.set(name, value);
+    answer = await fetchJsonQuietly(context.fetch, url, { provider: how.provider, what: "the token endpoint", headers: how.headers });
+  } else {
+    answer = await fetchJson(context.fetch, endpoint, {
       provider: how.provider,
       method: "POST",
       headers: { "Content-Type": json ? "application/json" : "application/x-www-form-urlencoded", Accept: "application/json", ...how.headers },
       body: json ? JSON.stringify(fields) : new URLSearchParams(fields),
-    }),
-  ) as TokenSet;
+    });
+  }
+  const tokens = record(answer) as TokenSet;
   if (typeof tokens.access_token !== "string" || tokens.access_token === "") {
-    throw new Error(`${how.provider}: the token response has no access_token.`);
+    // VK and WeChat answer a refused code with a 200 and an error field: name it, never the URL's secret.
+    const error = tokens.error ?? tokens.errcode;
+    throw new Error(`${how.provider}: the token response has no access_token.`, error === undefined ? undefined : { cause: { error } });
   }
   if (typeof tokens.token_type !== "string") tokens.token_type = "bearer";
   return { tokens };

@@ -78,6 +78,10 @@ export interface ProviderFacts {
     grantType?: "authorization_code" | "jwt-bearer" | false;
     /** The name of the client id parameter (TikTok: `client_key`). Default `client_id`. */
     clientIdParam?: string;
+    /** The name of the client secret parameter (WeChat: `secret`). Default `client_secret`. */
+    clientSecretParam?: string;
+    /** `GET` for an exchange made with a GET request, its parameters in the query (`client_secret_query` only). Default `POST`. */
+    method?: "GET" | "POST";
     /** Answers JSON only to a client that asks for it (GitHub answers form-encoded otherwise). */
     jsonOnlyWhenAsked?: boolean;
   };

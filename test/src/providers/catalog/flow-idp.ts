@@ -145,6 +145,12 @@ export class FakeIdentityProvider {
     routes[`POST ${facts.token.url}`] = (call: RecordedCall) => this.token(call);
     // An exchange whose parameters are in the query reaches the same endpoint.
     if (facts.token.auth === "client_secret_query") routes[`POST ${facts.token.url}?*`] = routes[`POST ${facts.token.url}`];
+    // VK and WeChat take the exchange as a GET (and only so).
+    if (facts.token.method === "GET") {
+      routes[`GET ${facts.token.url}?*`] = routes[`POST ${facts.token.url}`];
+      delete routes[`POST ${facts.token.url}`];
+      delete routes[`POST ${facts.token.url}?*`];
+    }
     return routes;
   }
 
@@ -222,7 +228,7 @@ export class FakeIdentityProvider {
       );
     }
     if (token.auth === "client_secret_post" || token.auth === "client_secret_query") {
-      return header === null && params[token.clientIdParam ?? "client_id"] === clientId && params.client_secret === clientSecret;
+      return header === null && params[token.clientIdParam ?? "client_id"] === clientId && params[token.clientSecretParam ?? "client_secret"] === clientSecret;
     }
     if (params.client_secret !== undefined || !header?.startsWith("Basic ")) return false;
     if (params.client_id !== undefined && params.client_id !== clientId) return false;

@@ -181,6 +181,35 @@ describe("what the full flow adds to single providers", () => {
     expect(await client.session()).toBeNull();
   });
 
+  it("sends WeChat's sign-in to its page with the #wechat_redirect fragment, the QR page for a website app", async () => {
+    const facts = flowFacts.wechat;
+    const idp = await FakeIdentityProvider.start(facts, samples.wechat);
+    const official = await signIn("wechat", configure(catalog.wechat as Factory, facts, idp), idp);
+    expect(official.authorization.hash).toBe("#wechat_redirect");
+    await expectSignedInAs(official, "wechat", samples.wechat);
+    // The exchange is a GET with appid, secret and code in its query, and the API gets the openid.
+    expect(idp.calls.map((call) => `${call.method} ${new URL(call.url).pathname}`)).toEqual(["GET /sns/oauth2/access_token", "GET /sns/userinfo"]);
+
+    const web = await FakeIdentityProvider.start(
+      { ...facts, authorize: "https://open.weixin.qq.com/connect/qrconnect", params: { ...facts.params, scope: "snsapi_login" } },
+      samples.wechat,
+    );
+    const qr = await signIn("wechat", configure(catalog.wechat as Factory, web.facts, web, { platformType: "WebsiteApp" } as OAuthUserConfig), web);
+    expectDocumentedAuthorizationRequest("wechat", qr.authorization, web.facts);
+    expect(qr.authorization.hash).toBe("#wechat_redirect");
+    await expectSignedInAs(qr, "wechat", samples.wechat);
+  });
+
+  it("fails a VK sign-in whose exchange VK refuses, and logs no URL carrying the client secret", async () => {
+    const facts = flowFacts.vk;
+    const idp = await FakeIdentityProvider.start({ ...facts, clientSecret: "another-secret" }, samples.vk);
+    const { callback, client, config } = await signIn("vk", configure(catalog.vk as Factory, facts, idp), idp);
+    expect(idp.exchanges.map((exchange) => exchange.error)).toEqual(["invalid_client"]);
+    expect(callback.headers.get("location")).toBe(`${BASE_URL}/signin?error=OAuthCallbackError`);
+    expect(await client.session()).toBeNull();
+    expect(logOf(config)).not.toContain(facts.clientSecret);
+  });
+
   it("refuses the sign-in when the client authenticates in a way the provider does not accept", async () => {
     const idp = await FakeIdentityProvider.start(flowFacts.linkedin, samples.linkedin);
     const provider = configure(LinkedIn as Factory, flowFacts.linkedin, idp, { client: { token_endpoint_auth_method: "client_secret_basic" } });
