@@ -27,7 +27,8 @@ function isInstallBlock(lines: string[]): boolean {
 
 /** The Markdown of a page with each install-only `sh` block as a code group of package managers. */
 export function withPackageManagerTabs(markdown: string): string {
-  return markdown.replace(/^```(sh|bash|shell)\n([\s\S]*?)^```$/gm, (block, lang: string, body: string) => {
+  // A block may carry a title after its language (```sh title="install"```, for the guide tests): the tabs drop it.
+  return markdown.replace(/^```(sh|bash|shell)(?:[ \t]+[^\n]*)?\n([\s\S]*?)^```$/gm, (block, lang: string, body: string) => {
     const lines = body.replace(/\n$/, "").split("\n");
     // Only bare `npm install` commands have an equivalent in every manager (no git URLs or tarballs).
     if (!isInstallBlock(lines) || /\.tgz|git\+|--allow-scripts/.test(body)) return block;

@@ -168,6 +168,13 @@ describe("package-manager tabs", () => {
       ].join("\n"),
     );
   });
+
+  it("make tabs of a titled install block (the guide tests' `title=\"install\"`), dropping the title", () => {
+    const tabbed = withPackageManagerTabs('```sh title="install"\nnpm install appauth\n```\n');
+    expect(tabbed).toMatch(/^::: code-group\n/);
+    expect(tabbed).toContain("```sh [pnpm]\npnpm add appauth\n```");
+    expect(tabbed).not.toContain("title=");
+  });
 });
 
 browserChecks(dir, site);

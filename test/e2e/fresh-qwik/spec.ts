@@ -1,7 +1,10 @@
 /**
  * The fresh Qwik City app as `npm create qwik@1.20.1 empty` and `qwik add node-server` make it
- * (their build scripts and the starter's pinned tools), and how its built server starts: shared by
- * the fresh-app test (fresh-qwik.e2e.test.ts) and the guide's (guide-qwik.e2e.test.ts).
+ * (their build scripts and the starter's pinned tools; app/vite.config.ts, tsconfig.json and
+ * qwik.env.d.ts are the starter's own, with vite-tsconfig-paths for the `~/` alias; left out are its
+ * prettier, eslint plugins and the editor-only typescript-plugin-css-modules), and how its built
+ * server starts: shared by the fresh-app test (fresh-qwik.e2e.test.ts) and the guide's
+ * (guide-qwik.e2e.test.ts).
  */
 import { fileURLToPath } from "node:url";
 import type { FreshAppSpec, ServerCommand } from "../fresh-next/harness.js";
@@ -23,6 +26,8 @@ export const QWIK_APP: FreshAppSpec = {
     "@builder.io/qwik": "1.20.1",
     "@builder.io/qwik-city": "1.20.1",
     vite: "7.3.1",
+    // The starter's vite.config.ts resolves `~/` through tsconfig.json's paths with this plugin (it writes ^4.2.1).
+    "vite-tsconfig-paths": "4.3.2",
     typescript: "5.4.5",
     "@types/node": "20.19.0",
     // The Qwik CLI (`qwik build`) loads `ignore` without declaring it: the starter's eslint brings it.

@@ -1,6 +1,7 @@
 /**
- * The fresh SolidStart 1.3 app (vinxi, the starter's scripts and versions) and how its built server
- * starts: shared by the fresh-app test (fresh-solid.e2e.test.ts) and the guide's (guide-solid.e2e.test.ts).
+ * The fresh SolidStart 1.3 app (vinxi, the starter's scripts and versions; app/tsconfig.json is what
+ * `npm create solid` writes for SolidStart v1, app/app.config.ts its `defineConfig({})` with the
+ * guide's middleware) and how its built server starts: shared by the fresh-app test (fresh-solid.e2e.test.ts) and the guide's (guide-solid.e2e.test.ts).
  */
 import { fileURLToPath } from "node:url";
 import type { FreshAppSpec, ServerCommand } from "../fresh-next/harness.js";
