@@ -139,7 +139,11 @@ async function runPost(ctx: Context, post: RoutePost): Promise<ActionResult> {
 function logged(rt: Runtime, thrown: unknown): AuthError {
   const error = thrown instanceof AuthError ? thrown : new CallbackRouteError({ cause: thrown });
   logAuthError(rt.logger, error);
-  return isClientSafeErrorType(error.type) ? error : new AuthError("Sign-in failed (Configuration): the server's log has the details.");
+  if (!isClientSafeErrorType(error.type)) return new AuthError("Sign-in failed (Configuration): the server's log has the details.");
+  // The message as these operations have always worded it (SolidStart sends it to the browser, where
+  // client code reads the type from it); the flow's own wording stays in the log line above.
+  error.message = `Sign-in failed (${error.type}): the server's log has the details.`;
+  return error;
 }
 
 function toParams(params: AuthorizationParams | undefined): URLSearchParams {
