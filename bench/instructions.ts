@@ -3,7 +3,7 @@
  * scenario: a figure that does not move with the machine's load, where timings do (bench/README in
  * the issue notes: the credentials sign-in's device cookie was sized with it).
  *
- *   npx tsx bench/instructions.ts [--scenario signin|session|csrf] [--ops 1000]
+ *   npx tsx bench/instructions.ts [--scenario signin|session|csrf] [--ops 1000] [--library appauth|authjs]
  *
  * Each library runs in its own `node --single-threaded` process under callgrind twice, with 200 and
  * 200 + ops requests; the difference divided by ops is the cost of one request, start-up and warm-up
@@ -26,6 +26,7 @@ function option(flag: string, fallback: string): string {
 
 const scenario = option("--scenario", "signin");
 const ops = Number(option("--ops", "1000"));
+const only = option("--library", "");
 const BASE = 200;
 
 /** The program valgrind runs: `n` requests of the scenario against one library, each answer checked. */
@@ -70,12 +71,12 @@ try {
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
   const perRequest: Record<string, number> = {};
-  for (const library of ["appauth", "authjs"]) {
+  for (const library of only ? [only] : ["appauth", "authjs"]) {
     const [low, high] = await Promise.all([instructions(bundle, library, BASE), instructions(bundle, library, BASE + ops)]);
     perRequest[library] = Math.round((high - low) / ops);
     console.log(`${library.padEnd(8)} ${perRequest[library]!.toLocaleString("en")} instructions per request (${scenario})`);
   }
-  console.log(`ratio (@auth/core / appauth): ${(perRequest.authjs! / perRequest.appauth!).toFixed(3)}`);
+  if (!only) console.log(`ratio (@auth/core / appauth): ${(perRequest.authjs! / perRequest.appauth!).toFixed(3)}`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
