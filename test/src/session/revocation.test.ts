@@ -4,8 +4,12 @@
  * cookies and keeps everyone else's; `events.sessionRevoked` reports it. Across processes:
  * test/src/data/revocation-multi-instance.test.ts.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
+import { sqliteAdapter } from "../../../src/adapters/sql/sqlite.js";
 import { getRuntime } from "../../../src/config/runtime.js";
 import { encode, getToken } from "../../../src/jwt/index.js";
 import Credentials from "../../../src/providers/credentials.js";
@@ -150,6 +154,26 @@ describe("revoking JWT sessions", () => {
     expect(await emailOf(one)).toBeNull();
     expect(await emailOf(two)).toBeNull();
     expect(await emailOf(alone)).toBe("ada@example.com");
+  });
+
+  it("through a store that cannot notify (SQLite) reaches another adapter on the same database within about a second", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "appauth-revocation-"));
+    const [here, there] = [sqliteAdapter(join(dir, "store.sqlite")), sqliteAdapter(join(dir, "store.sqlite"))];
+    try {
+      await here.migrate();
+      const [revoking, reading] = [setup({ adapter: here }), setup({ adapter: there })];
+      const ada = await signedIn(reading.config, "ada");
+      // The reading side has Ada's answer cached before the revocation.
+      expect(await emailOf(ada)).toBe("ada@example.com");
+      const revokedAt = performance.now();
+      await revoking.revoke({ userId: "user-ada" });
+      let email = await emailOf(ada);
+      while (email !== null && performance.now() - revokedAt < 5_000) email = await emailOf(ada);
+      expect(email).toBeNull();
+    } finally {
+      await Promise.all([here.destroy(), there.destroy()]);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a target without a user id, as a TypeError naming it", async () => {
