@@ -21,11 +21,19 @@ const P99_BOUND_MS = 1_000;
 /** One trial gives up here: a cookie still open by then is a failure, not a slow trial. */
 const GIVE_UP_MS = 10_000;
 
+/** A browser's CSRF pair on `instance` (it stays valid: a hundred sign-ins reuse it). */
+async function csrfOf(instance: Instance): Promise<{ csrfCookie: string; csrfToken: string }> {
+  const response = await fetch(`${instance.origin}${BASE_PATH}/csrf`);
+  const csrfCookie = setCookiesOf(response).map((cookie) => `${cookie.name}=${cookie.raw}`).join("; ");
+  return { csrfCookie, csrfToken: ((await response.json()) as { csrfToken: string }).csrfToken };
+}
+
+const csrfPairs = new WeakMap<Instance, Promise<{ csrfCookie: string; csrfToken: string }>>();
+
 /** Signs `user` in on `instance` with the credentials form; resolves to the session cookie (`name=value`). */
 async function signIn(instance: Instance, user: AdapterUser): Promise<string> {
-  const csrfResponse = await fetch(`${instance.origin}${BASE_PATH}/csrf`);
-  const csrfCookie = setCookiesOf(csrfResponse).map((cookie) => `${cookie.name}=${cookie.raw}`).join("; ");
-  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
+  if (!csrfPairs.has(instance)) csrfPairs.set(instance, csrfOf(instance));
+  const { csrfCookie, csrfToken } = await csrfPairs.get(instance)!;
   const response = await fetch(`${instance.origin}${BASE_PATH}/callback/credentials`, {
     method: "POST",
     redirect: "manual",
