@@ -29,7 +29,11 @@ const RECORD_MARGIN_MS = 5 * 60_000;
 const MAX_CACHED_USERS = 10_000;
 const WATCH_RETRY_MS = 5_000;
 
-/** Which sessions to end: one (`sessionId`), or every one of the user but `exceptSessionId`. */
+/**
+ * Which sessions to end: one (`sessionId`), or every one of the user but `exceptSessionId` — the
+ * caller's own current session, which is standing (a user's record is replaced by their next one, so
+ * naming a session an earlier record revoked would let it open again).
+ */
 export interface RevocationTarget {
   userId: string;
   sessionId?: string;
@@ -107,7 +111,8 @@ async function reportRevoked(rt: Runtime, message: Parameters<NonNullable<Runtim
   try {
     await rt.events.sessionRevoked?.(message);
   } catch (error) {
-    rt.logger.error("EventError", error instanceof Error ? error : new Error(String(error)));
+    // As flows/run.ts's deliver(): logged, never rethrown (the revocation stands).
+    rt.logger.error("EventError", 'The "sessionRevoked" event handler threw; the revocation stands.', error);
   }
 }
 
