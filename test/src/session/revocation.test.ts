@@ -176,6 +176,14 @@ describe("revoking JWT sessions", () => {
     }
   });
 
+  it("stands when the sessionRevoked handler throws, which is logged", async () => {
+    const { config, revoke } = setup({ events: { sessionRevoked: () => Promise.reject(new Error("the audit log is down")) } });
+    const ada = await signedIn(config, "ada");
+    await revoke({ userId: "user-ada" });
+    expect(await emailOf(ada)).toBeNull();
+    expect(config.logger.codes("error")).toEqual(["EventError"]);
+  });
+
   it("refuses a target without a user id, as a TypeError naming it", async () => {
     const { revoke } = setup();
     await expect(revoke({ userId: "" })).rejects.toThrow(/target\.userId/);
