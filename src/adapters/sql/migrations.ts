@@ -180,6 +180,33 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         await db.schema.dropTable(t.rateLimits).execute();
       },
     },
+
+    // Revocations of JWT sessions (issue 32): one row per user ("signed in before revokedAt", sessionId
+    // ''), one per session revoked by id; times in ms; a row may go once `expires` has passed.
+    "0004_session_revocations": {
+      async up(db: AnyKysely): Promise<void> {
+        await db.schema
+          .createTable(t.sessionRevocations)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("sessionId", type.key, (c) => c.notNull())
+          .addColumn("revokedAt", type.bigint, (c) => c.notNull())
+          .addColumn("keptSessionId", type.key)
+          .addColumn("expires", type.bigint, (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${p}session_revocations_pkey`, ["userId", "sessionId"])
+          .execute();
+        await db.schema
+          .createIndex(`${p}session_revocations_expires_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.sessionRevocations)
+          .column("expires")
+          .execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.dropTable(t.sessionRevocations).execute();
+      },
+    },
   };
 }
 

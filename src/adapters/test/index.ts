@@ -38,6 +38,7 @@ import { sampleUser } from "./fixtures.js";
 import { describeLeases } from "./leases.js";
 import { describeRateLimits } from "./rate-limits.js";
 import { describeSessionLinks } from "./session-links.js";
+import { describeSessionRevocations } from "./session-revocations.js";
 import { describeSessions } from "./sessions.js";
 import { describeUsers } from "./users.js";
 import { describeVerificationTokens } from "./verification-tokens.js";
@@ -140,5 +141,6 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeSessionLinks(ctx);
     describeLeases(ctx);
     describeRateLimits(ctx);
+    describeSessionRevocations(ctx);
   });
 }
