@@ -646,6 +646,23 @@ export interface EventCallbacks {
    * the seconds until its window closes. Nothing was checked, sent or stored.
    */
   rateLimited?: (message: { providerId: string; scope: string; limit: string; retryAfter: number }) => Awaitable<void>;
+  /**
+   * Sessions were ended on purpose (a person's "sign out" of a device or everywhere, an application's
+   * `revokeAllSessions(userId)`): one session of `userId` (`sessionId`), or every one signed in before
+   * now but `exceptSessionId`. `strategy` says which kind: `jwt` sessions stop opening on every instance
+   * sharing the store within about a second; `database` sessions are deleted.
+   */
+  sessionRevoked?: (message: SessionRevokedMessage) => Awaitable<void>;
+}
+
+/** What `events.sessionRevoked` is told. */
+export interface SessionRevokedMessage {
+  userId: string;
+  /** The one session ended; absent when every session of the user was (but `exceptSessionId`). */
+  sessionId?: string;
+  /** The session kept when every other one was ended. */
+  exceptSessionId?: string;
+  strategy: "jwt" | "database";
 }
 
 /**

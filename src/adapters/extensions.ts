@@ -72,7 +72,48 @@ export interface ExtendedAdapter extends Adapter {
    * already (someone claimed it first). Without it the core refuses such a proof rather than delete.
    */
   claimUnverifiedUser?(userId: string, verifiedAt: Date): Promise<ClaimedUser | null>;
+  /**
+   * Stores a revocation of JWT sessions (see session/revocation.ts) and tells every process watching
+   * (`watchSessionRevocations`). Without `sessionId`: every session of `userId` signed in before
+   * `revokedAt` is revoked, except `exceptSessionId`; this replaces the user's previous such record
+   * (a later one covers everything an earlier one did). With `sessionId`: that one session is. The
+   * record may be forgotten after `expires` (no token it concerns is open by then).
+   */
+  saveSessionRevocation?(revocation: SessionRevocation): Promise<void>;
+  /** The revocations of `userId` that have not expired: what a JWT read of their sessions checks. */
+  getSessionRevocations?(userId: string): Promise<StoredRevocations>;
+  /**
+   * Calls `onNotice` with the user of each revocation saved by any process sharing the store, and with
+   * `{ connected }` when the notifications start, stop (a dropped connection: some may be missed) or
+   * resume. Resolves to the function that stops watching, or `null` when this store cannot notify
+   * (then readers re-read the store about every second).
+   */
+  watchSessionRevocations?(onNotice: (notice: RevocationNotice) => void): Promise<(() => Promise<void>) | null>;
 }
+
+/** One revocation of JWT sessions: of one session (`sessionId`), or of every session of the user signed in before `revokedAt`. */
+export interface SessionRevocation {
+  userId: string;
+  /** The session revoked (its id, the token's `appauthSid`); absent: every session signed in before `revokedAt`. */
+  sessionId?: string;
+  /** Without `sessionId`: the one session that stays (the person's own, for "sign out everywhere else"). */
+  exceptSessionId?: string;
+  revokedAt: Date;
+  /** When no token the record concerns can still be open: it may be deleted from then on. */
+  expires: Date;
+}
+
+/** A user's standing revocations, as stored. */
+export interface StoredRevocations {
+  /** Sessions signed in before this were revoked (but `keptSessionId`); `null`: no such record. */
+  revokedBefore: Date | null;
+  keptSessionId: string | null;
+  /** The sessions revoked one by one. */
+  sessionIds: string[];
+}
+
+/** What a watching process hears: a user whose revocations changed, or that notifications started or stopped. */
+export type RevocationNotice = { userId: string } | { connected: boolean };
 
 /** The fields of an account to change; `null` clears a field. */
 export type AccountUpdate = Pick<AdapterAccount, "provider" | "providerAccountId"> & {

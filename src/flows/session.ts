@@ -22,6 +22,7 @@ import {
 } from "../session/jwt-session.js";
 import type { JWT, Session } from "../types.js";
 import { keepUnverifiedSignIn, UNVERIFIED_SIGN_IN_CLAIM } from "../session/unverified-sign-in.js";
+import { sessionClaimsOf, withSessionClaims } from "../session/revocation.js";
 import type { BoundDatabaseSession } from "./database-session.js";
 import { requestOf, runFlow } from "./run.js";
 import type { TokenRefreshLoader } from "./token-refresh-loader.js";
@@ -35,11 +36,14 @@ export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader)
         // Snapshot before the callback: it may mutate the token in place.
         const before = JSON.stringify(input.token);
         const signedInAt = input.token[UNVERIFIED_SIGN_IN_CLAIM];
+        const session = sessionClaimsOf(input.token);
         const returned = await rt.callbacks.jwt(
           input.trigger ? { token: input.token, trigger: input.trigger, session: input.session } : { token: input.token },
         );
         // A token that must be checked against the store stays so, whatever the callback returned.
-        const token = keepUnverifiedSignIn(signedInAt, returned ?? null);
+        const kept = keepUnverifiedSignIn(signedInAt, returned ?? null);
+        // Its session's id and sign-in time too: a re-issued token stays the same, revocable session.
+        const token = kept && typeof kept === "object" ? withSessionClaims(kept, session) : kept;
         return { token, changed: token ? JSON.stringify(token) !== before : false };
       }),
       encodeSessionToken: fromEffect(({ input, system }) => encodeSessionCookies(rt, requestOf(system), input.token)),

@@ -9,6 +9,7 @@ import type { RequestContext } from "../request-context.js";
 import type { Account, JWT, Profile, User } from "../types.js";
 import { AccessDenied } from "../errors.js";
 import { decodeLegacySessionToken, findLegacySessionCookie, type LegacySessionCookie } from "./legacy-session.js";
+import { isRevoked, newSessionClaims, withSessionClaims } from "./revocation.js";
 import { sessionAccountOf } from "./session-account.js";
 import { isReadableJwt, isReadableSessionToken } from "./token-shape.js";
 import { adoptedLegacyPayload, stillStandsForUser, UNVERIFIED_SIGN_IN_CLAIM, unverifiedSignInClaim } from "./unverified-sign-in.js";
@@ -63,7 +64,8 @@ export function clearLegacySessionCookie(ctx: RequestContext, legacy: LegacySess
  * Opens the JWT session token. One that came from an Auth.js cookie opens with Auth.js's key
  * derivation and reports a secret index past our own, so the session flow re-issues it as ours.
  * A token issued while its user's address was unverified opens only while nobody has proved that
- * address since (see unverified-sign-in.ts): otherwise it reads as no token.
+ * address since (see unverified-sign-in.ts), and only while its session is not revoked
+ * (revocation.ts): otherwise it reads as no token.
  */
 export async function decodeSessionToken(
   rt: Runtime,
@@ -74,12 +76,16 @@ export async function decodeSessionToken(
   if (legacy && legacy.value === token) {
     const opened = await decodeLegacySessionToken(legacy, rt.secrets);
     const payload = opened && (await adoptedLegacyPayload(rt, opened));
-    return payload ? { payload, secretIndex: rt.secrets.length } : null;
+    return payload && !(await isRevoked(rt, payload)) ? { payload, secretIndex: rt.secrets.length } : null;
   }
   const opened = await rt.jwt.decode({ token, secret: rt.secrets, salt: ctx.cookies.sessionToken.name });
+  if (!opened) return null;
   // Nearly every token carries no claim: decided here, without another await.
-  if (!opened || opened.payload[UNVERIFIED_SIGN_IN_CLAIM] === undefined) return opened;
-  return (await stillStandsForUser(rt, opened.payload)) ? opened : null;
+  if (opened.payload[UNVERIFIED_SIGN_IN_CLAIM] !== undefined && !(await stillStandsForUser(rt, opened.payload))) return null;
+  // A revocation the cache knows of (nearly always: it is refreshed by the store's notices) costs no await.
+  const revoked = isRevoked(rt, opened.payload);
+  if (revoked === false) return opened;
+  return revoked === true || (await revoked) ? null : opened;
 }
 
 /** Encrypts `token` into session cookies that expire with it. */
@@ -90,15 +96,16 @@ export async function encodeSessionCookies(
 ): Promise<{ cookies: SetCookie[]; expires: string }> {
   const { name, options } = ctx.cookies.sessionToken;
   const maxAge = rt.jwt.maxAge;
-  const value = await rt.jwt.encode({ token, secret: rt.secrets, salt: name, maxAge });
+  // Every token names its session (revocation.ts); one from before session ids gets one now.
+  const value = await rt.jwt.encode({ token: withSessionClaims(token), secret: rt.secrets, salt: name, maxAge });
   const expires = new Date(Date.now() + maxAge * 1000);
   return { cookies: writeChunkedCookie(ctx.jar, name, value, { ...options, expires }), expires: expires.toISOString() };
 }
 
 /**
  * Issues the session of a fresh sign-in: the token starts with name, email and picture, the `jwt`
- * callback (trigger `signIn`) shapes it, and it is encrypted into the session cookie. A callback
- * that returns `null` refuses the session.
+ * callback (trigger `signIn`) shapes it, it gets a new session id, and it is encrypted into the
+ * session cookie. A callback that returns `null` refuses the session.
  */
 export async function issueJwtSession(
   rt: Runtime,
@@ -120,6 +127,6 @@ export async function issueJwtSession(
   });
   if (!token || typeof token !== "object") throw new AccessDenied("The jwt callback returned no token at sign-in.");
   // After the callback, so the application's token cannot leave it out.
-  const claimed = { ...token, ...unverifiedSignInClaim(rt, user, params.account) };
+  const claimed = { ...token, ...unverifiedSignInClaim(rt, user, params.account), ...newSessionClaims() };
   return (await encodeSessionCookies(rt, ctx, claimed)).cookies;
 }

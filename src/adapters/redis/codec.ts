@@ -46,6 +46,8 @@ export interface Keys {
   sessionsByProviderSession(provider: string, providerSessionId: string): string;
   lease(key: string): string;
   rateLimit(key: string): string;
+  /** A user's session revocations (a hash: `user` → the per-user record, `s:<sessionId>` → expiry). */
+  revocations(userId: string): string;
   /** The prefix of `session(token)` keys, for scripts that find a session from an index. */
   sessionPrefix: string;
   /** The prefix of `user(id)` keys, for scripts that find a user from a stored record. */
@@ -69,6 +71,7 @@ export function keys(prefix: string): Keys {
       `${prefix}sessions:sid:${part(provider)}:${part(providerSessionId)}`,
     lease: (key) => `${prefix}lease:${part(key)}`,
     rateLimit: (key) => `${prefix}ratelimit:${part(key)}`,
+    revocations: (userId) => `${prefix}revocations:${part(userId)}`,
     sessionPrefix: `${prefix}session:`,
     userPrefix: `${prefix}user:`,
   };

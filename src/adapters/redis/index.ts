@@ -5,7 +5,8 @@
  *   user:<id>, user:email:<email> → id, user:<id>:accounts | :sessions | :authenticators (sets),
  *   account:<provider>:<providerAccountId>, session:<token>, verification:<identifier>:<token>,
  *   authenticator:<credentialID>, lease:<key>,
- *   sessions:account:<provider>:<providerAccountId> | sessions:sid:<provider>:<providerSessionId> (sets)
+ *   sessions:account:<provider>:<providerAccountId> | sessions:sid:<provider>:<providerSessionId> (sets),
+ *   revocations:<userId> (a hash; see revocations.ts), published on the channel `session-revocations`
  *
  * Sessions, verification tokens and leases expire with their records (PX, PXAT); the sets that index
  * sessions by provider account and provider session expire with their longest-lived session, and an
@@ -27,6 +28,7 @@ import { applyAccountUpdate, leaseExpiry, sessionMatch } from "../extension-rule
 import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
 import { deserialize, keys, serialize } from "./codec.js";
 import { runScript, scripts } from "./scripts.js";
+import { redisRevocations } from "./revocations.js";
 import { boundCalls, storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
 
 export interface RedisAdapterOptions extends StoreTimeoutOptions {
@@ -170,7 +172,10 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     };
   }
 
+  const revocations = redisRevocations(client, k, `${serverPrefix}${prefix}session-revocations`);
+
   const adapter: RedisAdapterInstance = {
+    ...revocations,
     async createUser(input) {
       const { user, write: plan } = userWrite(input);
       await write("createUser", plan);

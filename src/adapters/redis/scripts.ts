@@ -204,6 +204,19 @@ end
 return {count, left}
 `;
 
+/**
+ * Saves one session revocation: KEYS[1] the user's revocations (a hash), ARGV field, value, the ms
+ * the record must live, the channel and the user's id. The hash lives as long as its longest record;
+ * the notice is published in the same script, so no watcher hears of a revocation not yet stored.
+ */
+const SAVE_REVOCATION = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local left = redis.call('PTTL', KEYS[1])
+if left < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1
+`;
+
 /** A script and its SHA1, computed once. */
 export interface Script {
   source: string;
@@ -224,6 +237,7 @@ export const scripts = {
   compareAndSet: script(COMPARE_AND_SET),
   releaseLease: script(RELEASE_LEASE),
   hitRateLimit: script(HIT_RATE_LIMIT),
+  saveRevocation: script(SAVE_REVOCATION),
 };
 
 /** Runs a script by SHA1, sending its text only when the server does not have it. */

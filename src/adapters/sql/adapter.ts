@@ -29,6 +29,7 @@ import { sqlClaims } from "./claims.js";
 import { sqlLeases } from "./leases.js";
 import { sqlMigrations } from "./migrations.js";
 import { sqlRateLimits } from "./rate-limits.js";
+import { revocationChannel, sqlRevocations } from "./revocations.js";
 import { tableNames } from "./tables.js";
 import { boundCalls, storeTimeoutOf } from "../time-limits.js";
 
@@ -76,6 +77,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
   const returning = dialect !== "mysql";
   const leases = sqlLeases(db, dialect, t.leases);
   const rateLimits = sqlRateLimits(db, dialect, t.rateLimits);
+  const revocations = sqlRevocations(db, dialect, t.sessionRevocations, revocationChannel(prefix));
 
   function select(executor: AnyKysely, table: string, where: Where): Promise<Row | undefined> {
     let query = executor.selectFrom(table).selectAll();
@@ -296,6 +298,10 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     releaseLease: leases.release,
     hitRateLimit: rateLimits.hit,
     resetRateLimit: rateLimits.reset,
+    saveSessionRevocation: revocations.save,
+    getSessionRevocations: revocations.get,
+    // Only postgresAdapter, which owns its connection settings, can hold a listening connection.
+    watchSessionRevocations: async () => null,
 
     async createVerificationToken(token) {
       const row = encode(token, ["identifier", "token", "expires"], dialect);

@@ -181,9 +181,36 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
       },
     },
 
+    // Revocations of JWT sessions (issue 32): one row per user ("signed in before revokedAt", sessionId
+    // ''), one per session revoked by id; times in ms; a row may go once `expires` has passed.
+    "0004_session_revocations": {
+      async up(db: AnyKysely): Promise<void> {
+        await db.schema
+          .createTable(t.sessionRevocations)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("sessionId", type.key, (c) => c.notNull())
+          .addColumn("revokedAt", type.bigint, (c) => c.notNull())
+          .addColumn("keptSessionId", type.key)
+          .addColumn("expires", type.bigint, (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${p}session_revocations_pkey`, ["userId", "sessionId"])
+          .execute();
+        await db.schema
+          .createIndex(`${p}session_revocations_expires_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.sessionRevocations)
+          .column("expires")
+          .execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.dropTable(t.sessionRevocations).execute();
+      },
+    },
+
     // What a person sees of each of their sessions (issue 32): when it began and was last seen, how
     // they signed in, from which device and address. Nullable: sessions from before know none of it.
-    "0004_session_info": {
+    "0005_session_info": {
       async up(db: AnyKysely): Promise<void> {
         for (const [column, kind] of SESSION_INFO_COLUMNS) {
           if (guard && (await hasColumn(db, t.sessions, column))) continue;

@@ -14,6 +14,8 @@ export interface TableNames {
   leases: string;
   /** The rate limiter's counters, when the adapter is its store (`rate_limits`). */
   rateLimits: string;
+  /** Revocations of JWT sessions, per user and per session (`session_revocations`). */
+  sessionRevocations: string;
   /** The migrations applied, by name (`appauth_migrations`). */
   migrations: string;
   /** The lock that lets one process migrate at a time (`appauth_migrations_lock`). */
@@ -29,6 +31,7 @@ export function tableNames(prefix = ""): TableNames {
     authenticators: `${prefix}authenticators`,
     leases: `${prefix}leases`,
     rateLimits: `${prefix}rate_limits`,
+    sessionRevocations: `${prefix}session_revocations`,
     migrations: `${prefix}appauth_migrations`,
     migrationLock: `${prefix}appauth_migrations_lock`,
   };

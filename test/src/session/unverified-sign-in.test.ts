@@ -38,6 +38,11 @@ function setup() {
   return { store, calls, config };
 }
 
+/** The calls besides the revocation check every JWT read with an adapter makes (src/session/revocation.ts). */
+function besidesRevocations(calls: AdapterCalls): AdapterCalls {
+  return calls.filter((call) => !/SessionRevocations$/.test(String(call)));
+}
+
 async function tokenOf(client: TestClient) {
   const req = new Request("http://localhost:3000/", { headers: { cookie: client.cookieHeader() ?? "" } });
   return getToken({ req, secret: SECRET, salt: SESSION_COOKIE });
@@ -51,7 +56,7 @@ describe("a JWT session", () => {
     expect(await tokenOf(client)).not.toHaveProperty(UNVERIFIED_SIGN_IN_CLAIM);
     calls.length = 0;
     expect(await client.session()).toMatchObject({ user: { email: "ada@example.com" } });
-    expect(calls).toEqual([]);
+    expect(besidesRevocations(calls)).toEqual([]);
   });
 
   it("of a user whose address nobody verified carries its sign-in time, and is read while the address stays unverified", async () => {
@@ -64,7 +69,7 @@ describe("a JWT session", () => {
     expect(claim).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
     calls.length = 0;
     expect(await client.session()).toMatchObject({ user: { email: "grace@example.com" } });
-    expect(calls).toEqual(["getUser"]);
+    expect(besidesRevocations(calls)).toEqual(["getUser"]);
   });
 
   it("of such a user reads as no session, its cookie cleared, once someone proves the address", async () => {
