@@ -18,7 +18,7 @@ export type Row = Record<string, unknown>;
 export const USER_COLUMNS = ["id", "name", "email", "emailVerified", "image"] as const;
 /** What a session remembers of the sign-in behind it (NULL for sign-ins without a provider account). */
 export const SESSION_LINK_COLUMNS = ["provider", "providerAccountId", "providerSessionId"] as const;
-/** What a session remembers for the list of a person's sessions (migration 0004; NULL for older rows). */
+/** What a session remembers for the list of a person's sessions (migration 0005; NULL for older rows). */
 export const SESSION_INFO_COLUMNS = ["createdAt", "lastSeenAt", "signInMethod", "device", "clientAddress"] as const;
 export const SESSION_COLUMNS = ["sessionToken", "userId", "expires", ...SESSION_LINK_COLUMNS, ...SESSION_INFO_COLUMNS] as const;
 export const ACCOUNT_COLUMNS = [
