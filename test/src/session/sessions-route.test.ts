@@ -4,10 +4,10 @@
  * theirs — another person's session id, guessed or learned, is "not found" like a made-up one, and a
  * cross-site post without the CSRF token ends nothing — while the person keeps everything.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import Credentials from "../../../src/providers/credentials.js";
-import { revokeAllSessions, type SessionInfo } from "../../../src/server/sessions.js";
+import { listSessionsAction, revokeAllSessions, revokeSessionsAction, type SessionInfo } from "../../../src/server/sessions.js";
 import type { AuthConfig, SessionRevokedMessage, User } from "../../../src/types.js";
 import { testConfig } from "../../helpers/config.js";
 import { TestClient } from "../../helpers/test-client.js";
@@ -102,6 +102,26 @@ describe.each([
     // The same two, seen from the phone, marked the other way round.
     const fromPhone = await list(phone);
     expect(fromPhone.find((s) => s.current)?.id).toBe(seen.find((s) => !s.current)?.id);
+  });
+
+  it("moves 'last seen' on when the session is renewed, and not on every read", async () => {
+    const { signIn } = await setup();
+    const laptop = await signIn("ada", FIREFOX);
+    const [signedInAs] = await list(laptop);
+    expect(signedInAs!.lastSeenAt).toBe(signedInAs!.createdAt);
+    await laptop.session();
+    expect((await list(laptop))[0]!.lastSeenAt).toBe(signedInAs!.createdAt);
+
+    // Two days on, past `updateAge` (a day): the next read renews the session.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 86_400_000 });
+    try {
+      expect(await signedIn(laptop)).toBe(true);
+      const [renewed] = await list(laptop);
+      expect(Date.parse(renewed!.lastSeenAt!)).toBeGreaterThan(Date.parse(signedInAs!.lastSeenAt!));
+      expect(renewed!.createdAt).toBe(signedInAs!.createdAt);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("never shows a session's token, only its id", async () => {
@@ -201,6 +221,26 @@ describe.each([
     expect((await revoke(laptop, { revoke: "everyone" })).status).toBe(400);
     expect((await revoke(laptop, {})).status).toBe(400);
     expect(await signedIn(laptop)).toBe(true);
+  });
+
+  it("serves the same to server code: the helpers act for the request's person, on their own sessions only", async () => {
+    const { signIn, config } = await setup();
+    const ada = await signIn("ada", FIREFOX);
+    const phone = await signIn("ada", SAFARI_IPHONE);
+    const bob = await signIn("bob", FIREFOX);
+    const requestOf = (client: TestClient) => new Request("http://localhost:3000/account", { headers: { cookie: client.cookieHeader()! } });
+
+    const mine = (await listSessionsAction(requestOf(ada), config))!;
+    expect(mine.map((s) => s.current).sort()).toEqual([false, true]);
+    const bobsId = (await listSessionsAction(requestOf(bob), config))![0]!.id;
+    expect(await revokeSessionsAction(requestOf(ada), config, { sessionId: bobsId })).toBeNull();
+    expect(await signedIn(bob)).toBe(true);
+    expect(await listSessionsAction(new Request("http://localhost:3000/account"), config)).toBeNull();
+
+    const ended = await revokeSessionsAction(requestOf(ada), config, { revoke: "others" });
+    expect(ended).toEqual({ revoked: 1, cookies: [] });
+    expect(await signedIn(phone)).toBe(false);
+    expect(await signedIn(ada)).toBe(true);
   });
 
   it("lets the application end every session of a user in one call, and no one else's", async () => {

@@ -12,7 +12,7 @@ export default async function DevicesPage() {
     <>
       <h1>Your devices</h1>
       <p className="muted">Every browser signed in as you. End one you do not recognise; it is signed out on its next request.</p>
-      <ul className="stack" id="devices">
+      <ul className="stack" id="devices" style={{ listStyle: "none", paddingLeft: 0 }}>
         {sessions.map((session) => (
           <li key={session.id} className="card" data-session-id={session.id} data-current={session.current ? "true" : undefined}>
             <h2>
