@@ -13,7 +13,7 @@
  */
 import type { Runtime } from "../config/runtime.js";
 import type { ExtendedAdapter, RevocationNotice, SessionRevocation, StoredRevocations } from "../adapters/extensions.js";
-import { memoryRevocations } from "../adapters/memory-revocations.js";
+import { memoryRevocations } from "./memory-revocations.js";
 import type { JWT } from "../types.js";
 
 /** The library's claim: the session's id, random at sign-in, the same in every re-issued token. */

@@ -6,7 +6,7 @@
  * enforced here too. A user without an email (`null`, as the core creates one from a provider that gave
  * none; `""` counts as none too) is not indexed by email, so any number of them can exist, as with a nullable unique column, so code that works against memory behaves the same against SQL or Redis.
  */
-import { memoryRevocations } from "../memory-revocations.js";
+import { memoryRevocations } from "../../session/memory-revocations.js";
 import type {
   AdapterAccount,
   AdapterAuthenticator,

@@ -7,7 +7,10 @@ import type { PoolConfig } from "pg";
 import { SqlAdapter } from "./adapter.js";
 import type { AnyKysely } from "./dialect.js";
 import { importDriver, type OwnedSqlAdapter } from "./owned.js";
-import { storeTimeoutOf, type StoreTimeoutOptions } from "../time-limits.js";
+import { storeTimeoutOf, withinTime, type StoreTimeoutOptions } from "../time-limits.js";
+import type { RevocationNotice } from "../extensions.js";
+import { listenForRevocations } from "./postgres-listen.js";
+import { revocationChannel } from "./revocations.js";
 
 export interface PostgresAdapterOptions extends StoreTimeoutOptions {
   /** A prefix for every table's name (`auth_` makes `auth_users`); default none. */
@@ -50,5 +53,20 @@ export function postgresAdapter(poolConfig: PoolConfig | string, options: Postgr
     }),
   });
   const adapter = SqlAdapter(db, { dialect: "postgres", tablePrefix: options.tablePrefix, timeout });
-  return Object.assign(adapter, { db, destroy: () => db.destroy() });
+  // Revocations are told to every instance through LISTEN/NOTIFY (revocations.ts sends them).
+  const listening = new Set<() => Promise<void>>();
+  const channel = revocationChannel(options.tablePrefix);
+  async function watchSessionRevocations(onNotice: (notice: RevocationNotice) => void): Promise<() => Promise<void>> {
+    const stop = await withinTime(listenForRevocations(config, channel, onNotice), timeout, "postgresAdapter: watchSessionRevocations");
+    const stopOnce = async () => {
+      if (listening.delete(stopOnce)) await stop();
+    };
+    listening.add(stopOnce);
+    return stopOnce;
+  }
+  async function destroy(): Promise<void> {
+    await Promise.all([...listening].map((stop) => stop()));
+    await db.destroy();
+  }
+  return Object.assign(adapter, { db, destroy, watchSessionRevocations });
 }

@@ -73,7 +73,12 @@ export function ruleTest(ctx: SuiteContext, title: string, body: Body): void {
  * A test of appauth's extension `methods[0]` (the others are what the test also needs). Skipped when
  * the extensions are off, or when they are checked only where present and the adapter lacks one.
  */
-export function extensionTest(ctx: SuiteContext, methods: readonly [Method, ...Method[]], title: string, body: Body): void {
+export function extensionTest(
+  ctx: SuiteContext,
+  methods: readonly [Method, ...Method[]],
+  title: string,
+  body: (test: { skip(note: string): void }) => Promise<void>,
+): void {
   const label = `extension ${methods[0]}: ${title}`;
   if (ctx.extensions === "off") {
     it.skip(label, () => undefined);
@@ -82,7 +87,7 @@ export function extensionTest(ctx: SuiteContext, methods: readonly [Method, ...M
   it(label, async ({ skip }) => {
     const absent = ctx.extensions === "when-present" ? missing(ctx, methods) : [];
     if (absent.length) return skip(`extension not implemented: ${absent.join(", ")}`);
-    await body();
+    await body({ skip });
   });
 }
 

@@ -39,6 +39,7 @@ import { describeLeases } from "./leases.js";
 import { describeRateLimits } from "./rate-limits.js";
 import { describeSessionLinks } from "./session-links.js";
 import { describeSessionLists } from "./session-lists.js";
+import { describeSessionRevocations } from "./session-revocations.js";
 import { describeSessions } from "./sessions.js";
 import { describeUsers } from "./users.js";
 import { describeVerificationTokens } from "./verification-tokens.js";
@@ -142,5 +143,6 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeSessionLists(ctx);
     describeLeases(ctx);
     describeRateLimits(ctx);
+    describeSessionRevocations(ctx);
   });
 }

@@ -3,7 +3,7 @@
  * without a shared one falls back to (session/revocation.ts). Notices go to this process's watchers
  * only, synchronously, so a revocation holds at once here and nowhere else.
  */
-import type { RevocationNotice, SessionRevocation, StoredRevocations } from "./extensions.js";
+import type { RevocationNotice, SessionRevocation, StoredRevocations } from "../adapters/extensions.js";
 
 interface UserRecord {
   revokedBefore: number;
