@@ -33,3 +33,10 @@ export { setClientAddress } from "./rate-limit/client-address.js";
 export { memoryRateLimitStore } from "./rate-limit/store.js";
 export type { RateLimitStore, RateLimitHit } from "./rate-limit/store.js";
 export type { RateLimitOptions } from "./rate-limit/options.js";
+// The person's sessions from server code ("Your devices"), and the application's "end every session of this user".
+export {
+  listSessionsAction as listSessions,
+  revokeSessionsAction as revokeSessions,
+  revokeAllSessions,
+} from "./server/sessions.js";
+export type { SessionInfo, RevokeRequest, RevokeResult } from "./server/sessions.js";

@@ -8,6 +8,7 @@ import type { RequestFacts } from "../machines/shared.js";
 export type AuthAction =
   | "providers"
   | "session"
+  | "sessions"
   | "csrf"
   | "signin"
   | "signout"

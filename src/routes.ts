@@ -10,6 +10,7 @@ import { bindDatabaseSession } from "./flows/database-session.js";
 import { flowRoute, lazyFlowRoute } from "./flows/flow-route.js";
 import { showCsrf, showError, showProviders, showSignIn, showSignOut, showVerifyRequest, signInPageUrl } from "./flows/pages.js";
 import { bindSessionMachine, handleSession } from "./flows/session.js";
+import { touchJwtSession } from "./session/registry.js";
 import { loadTokenRefresh } from "./flows/token-refresh-loader.js";
 import { lazy } from "./lazy.js";
 import type { AuthAction, RequestContext } from "./request-context.js";
@@ -56,8 +57,9 @@ const webAuthnFlow = lazy(() => import("./flows/webauthn.js"));
 const signOutFlow = lazy(() => import("./flows/signout.js"));
 const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
 const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
+const sessionsFlow = lazy(() => import("./flows/sessions.js"));
 
-const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
+const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh, touchJwtSession), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
 const sessionRoute = flowRoute(bindSessions, handleSession);
 const oauthCallback = lazyFlowRoute(oauthFlow, "callback");
@@ -68,6 +70,8 @@ export const ROUTES: readonly Route[] = [
   route({ method: "GET", action: "csrf", csrf: false, countsRequest: false, handle: showCsrf }),
   route({ method: "GET", action: "session", csrf: false, countsRequest: false, handle: sessionRoute }),
   route({ method: "GET", action: "signin", csrf: false, countsRequest: false, handle: showSignIn }),
+  // The person's own sessions ("Your devices"); JSON for the application's page.
+  route({ method: "GET", action: "sessions", csrf: false, countsRequest: false, json: true, handle: lazyFlowRoute(sessionsFlow, "sessions") }),
   // Nothing to do yet but show the sign-in page; an unknown provider is still a 404.
   route({ method: "GET", action: "signin", providers: ANY_PROVIDER, csrf: false, countsRequest: false, handle: showSignIn }),
   route({ method: "GET", action: "signout", csrf: false, countsRequest: false, handle: showSignOut }),
@@ -102,6 +106,8 @@ export const ROUTES: readonly Route[] = [
 
   // Every POST changes state, so each needs the CSRF token unless something else protects it.
   route({ method: "POST", action: "session", csrf: true, countsRequest: true, json: true, handle: sessionRoute }),
+  // Ends one of the person's sessions, the others, or all: a cross-site post without the token ends nothing.
+  route({ method: "POST", action: "sessions", csrf: true, countsRequest: true, json: true, handle: lazyFlowRoute(sessionsFlow, "sessions") }),
   route({
     method: "POST",
     action: "signout",

@@ -131,6 +131,16 @@ export interface AdapterSession {
   providerAccountId?: string | null;
   /** The OpenID Provider's session id (the ID token's `sid` claim) at sign-in. */
   providerSessionId?: string | null;
+  /** When the person signed in (appauth's addition, for the list of a person's sessions; absent for older records). */
+  createdAt?: Date | null;
+  /** When the session was last seen: its sign-in, then each time its expiry was extended (at most once per `updateAge`). */
+  lastSeenAt?: Date | null;
+  /** The provider the person signed in with (`github`, `email`, `credentials`, `passkey`). */
+  signInMethod?: string | null;
+  /** A coarse description of the device, from the user agent at sign-in (`Firefox on Windows`). */
+  device?: string | null;
+  /** The client address at sign-in, as the rate limiter sees it (an IPv6 address as its /64). */
+  clientAddress?: string | null;
 }
 
 export interface Account {

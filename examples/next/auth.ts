@@ -30,7 +30,7 @@ const demoIdentityProvider: Provider = {
 
 const database = process.env.APPAUTH_DEMO_DATABASE ?? `${process.cwd()}/../../demo/.data/appauth.sqlite`;
 
-export const { handlers, auth, signIn, signOut, unstable_update } = AppAuth({
+export const { handlers, auth, signIn, signOut, unstable_update, listSessions, revokeSession, revokeOtherSessions } = AppAuth({
   ...authConfig,
   adapter: sqliteAdapter(database),
   experimental: { enableWebAuthn: true },

@@ -4,7 +4,7 @@
  * ```ts
  * // auth.ts
  * import AppAuth from "appauth/next";
- * export const { handlers, auth, signIn, signOut, unstable_update } = AppAuth({ providers: [...] });
+ * export const { handlers, auth, signIn, signOut, unstable_update, listSessions, revokeSession } = AppAuth({ providers: [...] });
  * // app/api/auth/[...appauth]/route.ts
  * export const { GET, POST } = handlers;
  * // middleware.ts
@@ -19,6 +19,7 @@
 import type { NextRequest } from "next/server";
 import type { SetCookie } from "../../src/cookies.js";
 import type { AuthorizationParams } from "../../src/server/actions.js";
+import type { RevokeRequest, SessionInfo } from "../../src/server/sessions.js";
 import { resolveAndRead, type SessionRequest } from "../../src/server/session-read.js";
 import { readSessionOf } from "../../src/server/session.js";
 import type { Session } from "../../src/types.js";
@@ -44,6 +45,7 @@ export type { NodeResponseLike } from "./cookies.js";
 export type { Session, User, JWT, DefaultSession } from "../../src/types.js";
 export { AuthError, CredentialsSignin } from "../../src/errors.js";
 export type { AuthorizationParams } from "../../src/server/actions.js";
+export type { SessionInfo } from "../../src/server/sessions.js";
 export type { AppRouteHandler, NextAuthRequest } from "./middleware-forms.js";
 
 /** `getServerSideProps`' context, or anything carrying a Node request and response. */
@@ -101,6 +103,17 @@ export interface AppAuthResult {
   signOut(options?: SignOutOptions): Promise<string>;
   /** Updates the session (jwt callback `trigger: "update"`); the new session, or `null`. */
   unstable_update(data: Partial<Session> | Record<string, unknown>): Promise<Session | null>;
+  /** The signed-in person's sessions ("Your devices"), theirs marked `current`; `null` when signed out. */
+  listSessions(): Promise<SessionInfo[] | null>;
+  /** Ends one of the signed-in person's sessions; `false` when they have none with this id (another person's included). */
+  revokeSession(sessionId: string): Promise<boolean>;
+  /** Ends every session of the signed-in person but this one; how many ended. */
+  revokeOtherSessions(): Promise<number>;
+  /**
+   * With `userId`: the application ends every session of that user (after a password change, a
+   * ban). Without: the signed-in person ends all of theirs, this one too. How many ended.
+   */
+  revokeAllSessions(userId?: string): Promise<number>;
 }
 
 function isWebRequest(value: unknown): value is NextRequest {
@@ -241,7 +254,44 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
     return session;
   }
 
-  return { handlers: { GET: handle, POST: handle }, auth, signIn, signOut, unstable_update };
+  const sessions = () => import("../../src/server/sessions.js");
+
+  async function listSessions(): Promise<SessionInfo[] | null> {
+    return (await sessions()).listSessionsAction(await requestFromNextHeaders(), core);
+  }
+
+  /** Ends what `what` names for the person of the current request, writing the cookies (theirs cleared when it ended). */
+  async function revoke(what: RevokeRequest): Promise<number | null> {
+    const result = await (await sessions()).revokeSessionsAction(await requestFromNextHeaders(), core, what);
+    if (result) await writeToCookieStore(result.cookies);
+    return result ? result.revoked : null;
+  }
+
+  async function revokeSession(sessionId: string): Promise<boolean> {
+    if (typeof sessionId !== "string" || sessionId === "") throw new TypeError("revokeSession: sessionId must be a non-empty string");
+    return (await revoke({ sessionId })) !== null;
+  }
+
+  async function revokeOtherSessions(): Promise<number> {
+    return (await revoke({ revoke: "others" })) ?? 0;
+  }
+
+  async function revokeAllSessions(userId?: string): Promise<number> {
+    if (userId !== undefined) return (await sessions()).revokeAllSessions(core, userId);
+    return (await revoke({ revoke: "all" })) ?? 0;
+  }
+
+  return {
+    handlers: { GET: handle, POST: handle },
+    auth,
+    signIn,
+    signOut,
+    unstable_update,
+    listSessions,
+    revokeSession,
+    revokeOtherSessions,
+    revokeAllSessions,
+  };
 }
 
 export { AppAuth };

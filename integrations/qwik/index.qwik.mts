@@ -27,8 +27,10 @@ import type { Session } from "../../src/types.js";
 import type { ResumableAuthConfig } from "./env.js";
 import { signInFailure } from "./failure.js";
 import type { AuthRequestEvent, GetSessionResult, Navigation } from "./server.js";
+import type { SessionInfo } from "../../src/server/sessions.js";
 
 export type { GetSessionResult, SignInInput } from "./server.js";
+export type { SessionInfo } from "../../src/server/sessions.js";
 export type { ResumableAuthConfig } from "./env.js";
 export type { Session, User, JWT, DefaultSession, Account, Profile } from "../../src/types.js";
 export { AuthError, CredentialsSignin } from "../../src/errors.js";
@@ -241,6 +243,31 @@ export async function requireSession(event: RequestEvent): Promise<Session | nul
   // document; a redirect thrown here would be rewritten into a data request for that page.
   if (isDataRequest(event)) throw event.send(new Response(null, { status: 303, headers: { location: signIn.url } }));
   throw event.redirect(303, signIn.url);
+}
+
+/** The signed-in person's sessions ("Your devices"), theirs marked `current`; `null` when signed out. */
+export async function listSessions(event: RequestEvent | RequestEventAction): Promise<SessionInfo[] | null> {
+  return (await server()).listSessions(event);
+}
+
+/** Ends one of the signed-in person's sessions; `false` when they have none with this id (another person's included). */
+export async function revokeSession(event: RequestEvent | RequestEventAction, sessionId: string): Promise<boolean> {
+  if (typeof sessionId !== "string" || sessionId === "") throw new TypeError("revokeSession: sessionId must be a non-empty string");
+  return (await (await server()).revokeSessions(event, { sessionId })) !== null;
+}
+
+/** Ends every session of the signed-in person but this one; how many ended. */
+export async function revokeOtherSessions(event: RequestEvent | RequestEventAction): Promise<number> {
+  return (await (await server()).revokeSessions(event, { revoke: "others" })) ?? 0;
+}
+
+/**
+ * With `userId`: the application ends every session of that user (after a password change, a ban).
+ * Without: the signed-in person ends all of theirs, this one too. How many ended.
+ */
+export async function revokeAllSessions(event: RequestEvent | RequestEventAction, userId?: string): Promise<number> {
+  if (userId !== undefined) return (await server()).revokeAllSessionsOf(event, userId);
+  return (await (await server()).revokeSessions(event, { revoke: "all" })) ?? 0;
 }
 
 export { setEnvDefaults } from "./env.js";

@@ -17,6 +17,7 @@ import { MissingSecret } from "../../src/errors.js";
 import { Auth } from "../../src/handler.js";
 import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
+import { listSessionsAction, revokeAllSessions as revokeAllOfUser, revokeSessionsAction, type RevokeRequest, type SessionInfo } from "../../src/server/sessions.js";
 import { isAuthPath, signInRedirectUrl } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
 import { readSession } from "../../src/server/session.js";
@@ -252,6 +253,25 @@ export async function updateSession(event: AuthRequestEvent, data: Record<string
   writeCookies(event, cookies, "operation");
   event.sharedMap.set(SESSION, Promise.resolve({ cookie: cookies, data: session }));
   return session;
+}
+
+/** The signed-in person's sessions ("Your devices"), theirs marked `current`; `null` when signed out. */
+export async function listSessions(event: AuthRequestEvent): Promise<SessionInfo[] | null> {
+  return listSessionsAction(sentRequestOf(event), await configOf(event));
+}
+
+/** Ends what `what` names of the signed-in person's sessions; how many, or `null` when signed out or not theirs. */
+export async function revokeSessions(event: AuthRequestEvent, what: RevokeRequest): Promise<number | null> {
+  const result = await revokeSessionsAction(sentRequestOf(event), await configOf(event), what);
+  if (!result) return null;
+  writeCookies(event, result.cookies, "operation");
+  if (result.cookies.length) forgetSession(event);
+  return result.revoked;
+}
+
+/** The application ends every session of `userId` (a password change, a ban); how many ended. */
+export async function revokeAllSessionsOf(event: AuthRequestEvent, userId: string): Promise<number> {
+  return revokeAllOfUser(await configOf(event), userId);
 }
 
 /**

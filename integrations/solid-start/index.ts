@@ -25,6 +25,7 @@ import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { guardRequest, signInRedirectUrl, storeUnavailableResponse } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
+import { listSessionsAction, revokeAllSessions as revokeAllOfUser, revokeSessionsAction, type RevokeRequest, type SessionInfo } from "../../src/server/sessions.js";
 import { readSession, type SessionRead } from "../../src/server/session.js";
 import { setCookiesOf } from "../../src/server/set-cookie.js";
 import type { AuthConfigInput, Session } from "../../src/types.js";
@@ -38,6 +39,7 @@ export type { AuthLocals, AuthRequestEvent } from "./event.js";
 export type { Session, User, JWT, DefaultSession } from "../../src/types.js";
 export { AuthError, CredentialsSignin, MissingCSRF } from "../../src/errors.js";
 export type { AuthorizationParams } from "../../src/server/actions.js";
+export type { SessionInfo } from "../../src/server/sessions.js";
 
 /**
  * A route handler of the catch-all API route: a response, or `undefined` for a path outside
@@ -108,6 +110,20 @@ export interface ReactiveAuthResult {
   update(data: Partial<Session> | Record<string, unknown>, form?: FormData | { csrfToken?: string }): Promise<Session | null>;
   /** The CSRF token for a sign-in or sign-out form rendered on the server. */
   csrfToken(): Promise<string>;
+  /** The signed-in person's sessions ("Your devices"), theirs marked `current`; `null` when signed out. */
+  listSessions(): Promise<SessionInfo[] | null>;
+  /**
+   * Ends one of the signed-in person's sessions; `false` when they have none with this id (another
+   * person's included). Called from a form's action, pass the form: the checks of `signIn` run first.
+   */
+  revokeSession(sessionId: string, form?: FormData | { csrfToken?: string }): Promise<boolean>;
+  /** Ends every session of the signed-in person but this one; how many ended. `form` as for `revokeSession`. */
+  revokeOtherSessions(form?: FormData | { csrfToken?: string }): Promise<number>;
+  /**
+   * With `userId`: the application ends every session of that user (after a password change, a
+   * ban). Without: the signed-in person ends all of theirs, this one too. How many ended.
+   */
+  revokeAllSessions(userId?: string, form?: FormData | { csrfToken?: string }): Promise<number>;
 }
 
 /** The request event passed in, else the current one; an operation that needs one fails without it. */
@@ -312,6 +328,31 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     return csrfTokenFor(eventOf(undefined, "csrfToken()"), core);
   }
 
+  async function listSessions(): Promise<SessionInfo[] | null> {
+    return listSessionsAction(sentRequestOf(eventOf(undefined, "listSessions()")), core);
+  }
+
+  /** Ends what `what` names for the person of the current request (after the form's checks); writes the cookies. */
+  async function revoke(what: RevokeRequest, form: FormData | { csrfToken?: string } | undefined, operation: string): Promise<number | null> {
+    const event = eventOf(undefined, operation);
+    if (form !== undefined) await assertSameSitePost(event.request, core, splitOptions(form as SignInOptions).csrfToken);
+    const result = await revokeSessionsAction(sentRequestOf(event), core, what);
+    if (!result) return null;
+    writeCookies(event, result.cookies, "operation");
+    if (result.cookies.length) reads.delete(event);
+    return result.revoked;
+  }
+
+  async function revokeSession(sessionId: string, form?: FormData | { csrfToken?: string }): Promise<boolean> {
+    if (typeof sessionId !== "string" || sessionId === "") throw new TypeError("revokeSession: sessionId must be a non-empty string");
+    return (await revoke({ sessionId }, form, "revokeSession()")) !== null;
+  }
+
+  async function revokeAllSessions(userId?: string, form?: FormData | { csrfToken?: string }): Promise<number> {
+    if (userId !== undefined) return revokeAllOfUser(core, userId);
+    return (await revoke({ revoke: "all" }, form, "revokeAllSessions()")) ?? 0;
+  }
+
   // What these throw is serialized into the server function's answer: no stack goes with it.
   return {
     GET: handle,
@@ -323,6 +364,10 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     signOut: (options) => tracelessly(core, () => signOut(options)),
     update: (data, form) => tracelessly(core, () => update(data, form)),
     csrfToken: () => tracelessly(core, csrfToken),
+    listSessions: () => tracelessly(core, listSessions),
+    revokeSession: (sessionId, form) => tracelessly(core, () => revokeSession(sessionId, form)),
+    revokeOtherSessions: (form) => tracelessly(core, async () => (await revoke({ revoke: "others" }, form, "revokeOtherSessions()")) ?? 0),
+    revokeAllSessions: (userId, form) => tracelessly(core, () => revokeAllSessions(userId, form)),
   };
 }
 

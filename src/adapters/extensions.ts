@@ -2,7 +2,7 @@
  * What every appauth adapter offers beyond the spec's 19-method contract. The extensions are optional:
  * the core uses one when an adapter has it and falls back to the plain contract otherwise.
  */
-import type { Adapter, AdapterAccount, AdapterUser, ClaimedUser } from "../types.js";
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, ClaimedUser } from "../types.js";
 
 export type { ClaimedUser } from "../types.js";
 
@@ -44,6 +44,17 @@ export interface ExtendedAdapter extends Adapter {
    * the two is given. Resolves to how many were deleted.
    */
   deleteSessionsByAccount?(filter: SessionFilter): Promise<number>;
+  /**
+   * Every session of `userId`, with what was recorded about each (`createdAt`, `lastSeenAt`,
+   * `signInMethod`, `device`, `clientAddress`); expired ones may be included (the core drops them).
+   * The list of a person's sessions ("Your devices") reads it.
+   */
+  listSessions?(userId: string): Promise<AdapterSession[]>;
+  /**
+   * Deletes every session of `userId` but the one whose token is `options.except` ("sign out
+   * everywhere else"); sessions of other users are never touched. Resolves to how many were deleted.
+   */
+  deleteSessions?(userId: string, options?: { except?: string }): Promise<number>;
   /**
    * Counts one hit on the rate-limit counter `key`, atomically across every process sharing the store:
    * a key with no open window gets one of `windowMs` (count 1); an open one counts on. Resolves to

@@ -6,6 +6,7 @@ import type { Runtime } from "../config/runtime.js";
 import { writeChunkedCookie } from "../cookies.js";
 import { AdapterError } from "../errors.js";
 import { loadDatabaseSession, requireAdapter } from "../session/database-session.js";
+import { listsSessions } from "../session/record-fields.js";
 import { requestOf } from "./run.js";
 import type { AdapterAccount, Session } from "../types.js";
 import type { RefreshedAccount } from "../../machines/database-session.machine.js";
@@ -18,7 +19,10 @@ export function bindDatabaseSession(rt: Runtime, loadRefresh: TokenRefreshLoader
       loadSession: fromEffect(({ input }) => loadDatabaseSession(rt, input.sessionToken, input.now)),
       extendSession: fromEffect(async ({ input, system }) => {
         const expires = new Date(input.expires);
-        const updated = await requireAdapter(rt).updateSession!({ sessionToken: input.session.sessionToken, expires });
+        const adapter = requireAdapter(rt);
+        // Extended at most once per updateAge: when the person's session list says it was last seen.
+        const seen = listsSessions(adapter) ? { lastSeenAt: new Date() } : {};
+        const updated = await adapter.updateSession!({ sessionToken: input.session.sessionToken, expires, ...seen });
         if (updated === null) throw new AdapterError("The session to extend no longer exists.");
         const session = { ...input.session, ...(updated ?? {}), expires };
         const { jar, cookies } = requestOf(system);

@@ -27,8 +27,15 @@ import type { BoundDatabaseSession } from "./database-session.js";
 import { requestOf, runFlow } from "./run.js";
 import type { TokenRefreshLoader } from "./token-refresh-loader.js";
 
+/**
+ * Told of each re-issued JWT (its expiry pushed forward, at most once per `updateAge`, or changed):
+ * the full library moves the session's record on (registry.ts); the middleware passes none, so its
+ * reads never write to a store.
+ */
+export type OnReissued = (rt: Runtime, token: JWT, expires: Date) => Promise<void>;
+
 /** `loadRefresh` brings the token refresh when one is first due (see token-refresh-loader.ts). */
-export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader) {
+export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader, onReissued?: OnReissued) {
   return sessionMachine.provide({
     actors: {
       decodeSessionToken: fromEffect(({ input, system }) => decodeSessionToken(rt, requestOf(system), input.token)),
@@ -46,7 +53,11 @@ export function bindSessionMachine(rt: Runtime, loadRefresh: TokenRefreshLoader)
         const token = kept && typeof kept === "object" ? withSessionClaims(kept, session) : kept;
         return { token, changed: token ? JSON.stringify(token) !== before : false };
       }),
-      encodeSessionToken: fromEffect(({ input, system }) => encodeSessionCookies(rt, requestOf(system), input.token)),
+      encodeSessionToken: fromEffect(async ({ input, system }) => {
+        const encoded = await encodeSessionCookies(rt, requestOf(system), input.token);
+        await onReissued?.(rt, input.token, new Date(encoded.expires));
+        return encoded;
+      }),
       refreshAccount: fromEffect(async ({ input }) => {
         const { account } = input;
         const { refresherOf, reportRefresh } = await loadRefresh();

@@ -9,6 +9,7 @@ import type { ClaimedUser, ExtendedAdapter } from "../adapters/extensions.js";
 import { AccountNotLinked, AdapterError, OAuthAccountNotLinked } from "../errors.js";
 import { issueDatabaseSession, requireAdapter } from "../session/database-session.js";
 import { issueJwtSession } from "../session/jwt-session.js";
+import { recordJwtSession } from "../session/registry.js";
 import { resolveRedirectUrl } from "../redirect.js";
 import type { RequestFacts } from "../../machines/shared.js";
 import type { Account, AdapterAccount, AdapterUser, ProviderType, User } from "../types.js";
@@ -155,11 +156,13 @@ export function bindSignInCompletion(rt: Runtime) {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
           return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account);
         }
-        return issueJwtSession(rt, requestOf(system), {
+        const ctx = requestOf(system);
+        return issueJwtSession(rt, ctx, {
           user: input.user,
           account: input.account,
           ...(input.profile ? { profile: input.profile } : {}),
           isNewUser: input.isNewUser,
+          issued: (token) => recordJwtSession(rt, ctx, token, input.account),
         });
       }),
       resolveRedirect: fromEffect(({ input }) => resolveSignInRedirect(rt, input)),

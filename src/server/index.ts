@@ -14,3 +14,4 @@ export {
 } from "./actions.js";
 export { guardRequest, isAuthPath, signInRedirectUrl, type AuthorizedCallback, type GuardOutcome } from "./guard.js";
 export { parseSetCookie, setCookiesOf, isCookieDeletion } from "./set-cookie.js";
+export { listSessionsAction, revokeSessionsAction, revokeAllSessions, type RevokeRequest, type RevokeResult, type SessionInfo } from "./sessions.js";

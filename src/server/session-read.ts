@@ -10,7 +10,7 @@ import { bound, isReportedFault, type Runtime } from "../config/runtime.js";
 import { parseCookies, type CookieJar, type SetCookie } from "../cookies.js";
 import { UntrustedHost } from "../errors.js";
 import { bindDatabaseSession, type BoundDatabaseSession } from "../flows/database-session.js";
-import { bindSessionMachine, handleSession, type BoundSessionMachine } from "../flows/session.js";
+import { bindSessionMachine, handleSession, type BoundSessionMachine, type OnReissued } from "../flows/session.js";
 import type { TokenRefreshLoader } from "../flows/token-refresh-loader.js";
 import { consoleLogger } from "../logger.js";
 import type { RequestContext } from "../request-context.js";
@@ -141,9 +141,12 @@ interface SessionFlows {
 }
 
 /** A reader whose session flows refresh access tokens with `loadRefresh`, bound once per runtime. */
-export function sessionReader(loadRefresh: TokenRefreshLoader): SessionReader {
+export function sessionReader(loadRefresh: TokenRefreshLoader, onReissued?: OnReissued): SessionReader {
   // This reader's own binding (its loader is part of it), kept in each runtime it reads for.
-  const bindFlows = (rt: Runtime): SessionFlows => ({ jwt: bindSessionMachine(rt, loadRefresh), database: bindDatabaseSession(rt, loadRefresh) });
+  const bindFlows = (rt: Runtime): SessionFlows => ({
+    jwt: bindSessionMachine(rt, loadRefresh, onReissued),
+    database: bindDatabaseSession(rt, loadRefresh),
+  });
   return async (rt, request, config) => {
     try {
       const plan = await handleSession(rt, bound(rt, bindFlows), sessionContext(rt, request));

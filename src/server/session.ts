@@ -5,13 +5,14 @@
  * not resolve, a callback that throws, a store that is down) is `null` and is logged.
  */
 import { loadTokenRefresh } from "../flows/token-refresh-loader.js";
+import { touchJwtSession } from "../session/registry.js";
 import type { AuthConfigInput, Session } from "../types.js";
 import { resolveAndRead, sessionReader, sessionRequestOf, type SessionRead, type SessionReader } from "./session-read.js";
 
 export type { SessionRead, SessionRequest } from "./session-read.js";
 
 /** The reader of the full library: its session flows refresh tokens as the route handler's do. */
-export const readSessionOf: SessionReader = sessionReader(loadTokenRefresh);
+export const readSessionOf: SessionReader = sessionReader(loadTokenRefresh, touchJwtSession);
 
 /**
  * The session of `request` and the cookies reading it produced. Never throws. A lazy config is

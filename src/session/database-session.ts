@@ -9,6 +9,7 @@ import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { InvalidConfiguration, MissingAdapter } from "../errors.js";
 import type { RequestContext } from "../request-context.js";
 import type { Account, Adapter, AdapterSession, AdapterUser } from "../types.js";
+import { listsSessions, recordFields } from "./record-fields.js";
 import { providerSessionId } from "./session-account.js";
 import { isReadableSessionToken, MAX_SESSION_TOKEN_LENGTH } from "./token-shape.js";
 
@@ -41,7 +42,9 @@ export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, use
   // to the Auth.js contract (a published @auth/* adapter) would store or choke on unknown fields.
   const linksSessions = typeof (adapter as ExtendedAdapter).deleteSessionsByAccount === "function";
   const link = linksSessions && account && (account.type === "oauth" || account.type === "oidc") ? accountLink(account) : {};
-  const session = await adapter.createSession!({ sessionToken, userId, expires, ...link });
+  // The same for what a person's session list shows (record-fields.ts).
+  const details = listsSessions(adapter) ? recordFields(rt, ctx, account) : {};
+  const session = await adapter.createSession!({ sessionToken, userId, expires, ...link, ...details });
   const { name, options } = ctx.cookies.sessionToken;
   return writeChunkedCookie(ctx.jar, name, session.sessionToken, { ...options, expires: session.expires });
 }

@@ -110,7 +110,14 @@ export async function encodeSessionCookies(
 export async function issueJwtSession(
   rt: Runtime,
   ctx: RequestContext,
-  params: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean },
+  params: {
+    user: User;
+    account: Account | null;
+    profile?: Profile;
+    isNewUser?: boolean;
+    /** Called with the token once it is issued (the person's session list records it: registry.ts). */
+    issued?: (token: JWT) => Promise<void>;
+  },
 ): Promise<SetCookie[]> {
   const { user } = params;
   const initial: JWT = { name: user.name, email: user.email, picture: user.image };
@@ -128,5 +135,7 @@ export async function issueJwtSession(
   if (!token || typeof token !== "object") throw new AccessDenied("The jwt callback returned no token at sign-in.");
   // After the callback, so the application's token cannot leave it out.
   const claimed = { ...token, ...unverifiedSignInClaim(rt, user, params.account), ...newSessionClaims() };
-  return (await encodeSessionCookies(rt, ctx, claimed)).cookies;
+  const { cookies } = await encodeSessionCookies(rt, ctx, claimed);
+  await params.issued?.(claimed);
+  return cookies;
 }

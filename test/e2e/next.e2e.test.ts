@@ -483,4 +483,28 @@ describe.runIf(hasChromium)("the Next.js example in Chromium", BROWSER_SUITE, ()
     await page.locator(".flow-diagram").first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, "flows-phone-dark.png") });
   });
+
+  it("shows both browsers in Your devices, and ending the other signs that one out on its next request", async () => {
+    await signInAsDemo("/");
+    const other = await browser.newContext({ baseURL: app.url });
+    try {
+      const otherPage = await other.newPage();
+      await signInAsDemoOn(otherPage, app.url, "/");
+      expect(await sessionJsonOf(otherPage)).not.toBeNull();
+
+      await page.goto("/protected/devices");
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Your devices");
+      expect(await page.locator("#devices > li").count()).toBe(2);
+      expect(await page.locator('#devices > li[data-current="true"] h2').textContent()).toBe("Chrome on Linux (this device)");
+      await page.locator("#devices > li:not([data-current]) button").click();
+      await eventually(() => page.locator("#devices > li").count()).toBe(1);
+      await page.screenshot({ path: join(ARTIFACTS, "devices.png"), fullPage: true });
+
+      // The other browser's cookie no longer opens; this one's still does.
+      expect(await sessionJsonOf(otherPage)).toBeNull();
+      expect(await sessionJson()).not.toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -7,7 +7,7 @@
  */
 import { CredentialsSignin } from "appauth";
 import { revalidatePath } from "next/cache";
-import { signIn, signOut, unstable_update } from "../auth";
+import { revokeOtherSessions, revokeSession, signIn, signOut, unstable_update } from "../auth";
 import { asViewer } from "../lib/flows";
 
 export interface PasswordFormState {
@@ -46,4 +46,17 @@ export async function renameOnServer(form: FormData): Promise<void> {
   if (typeof name !== "string") return;
   await unstable_update({ user: { name } });
   revalidatePath("/", "layout");
+}
+
+/** "Your devices": ends one of the person's own sessions (another person's id ends nothing). */
+export async function endSession(form: FormData): Promise<void> {
+  const sessionId = form.get("sessionId");
+  if (typeof sessionId === "string" && sessionId) await revokeSession(sessionId);
+  revalidatePath("/protected/devices");
+}
+
+/** "Your devices": ends every session of the person but this one. */
+export async function endOtherSessions(): Promise<void> {
+  await revokeOtherSessions();
+  revalidatePath("/protected/devices");
 }

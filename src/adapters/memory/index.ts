@@ -224,6 +224,18 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       return deleted;
     },
 
+    async listSessions(userId) {
+      return [...sessions.values()].filter((session) => session.userId === userId).map(copy);
+    },
+
+    async deleteSessions(userId, options = {}) {
+      let deleted = 0;
+      for (const [key, session] of sessions) {
+        if (session.userId === userId && key !== options.except && sessions.delete(key)) deleted++;
+      }
+      return deleted;
+    },
+
     async acquireLease(key, holder, expires) {
       const until = leaseExpiry(expires);
       // Check and take in one synchronous step: concurrent callers cannot both find the lease free.

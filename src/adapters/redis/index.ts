@@ -345,6 +345,38 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return session;
     },
 
+    async listSessions(userId) {
+      const set = k.userSessions(userId);
+      const tokens = await client.smembers(set);
+      if (tokens.length === 0) return [];
+      const texts = await client.mget(tokens.map((token) => k.session(token)));
+      const found: AdapterSession[] = [];
+      const gone: string[] = [];
+      texts.forEach((text, i) => {
+        if (text === null) gone.push(tokens[i]!);
+        else found.push(deserialize<AdapterSession>(text));
+      });
+      // Entries of expired sessions go when found, so the set does not grow with every sign-in.
+      if (gone.length) await client.srem(set, ...gone);
+      return found.filter((session) => session.userId === userId);
+    },
+
+    async deleteSessions(userId, options = {}) {
+      const tokens = await client.smembers(k.userSessions(userId));
+      let deleted = 0;
+      for (const token of tokens) {
+        if (token === options.except) continue;
+        const text = await client.getdel(k.session(token));
+        if (text === null) {
+          await client.srem(k.userSessions(userId), token);
+          continue;
+        }
+        await unindexSession(deserialize<AdapterSession>(text));
+        deleted++;
+      }
+      return deleted;
+    },
+
     async deleteSessionsByAccount(filter) {
       const match = sessionMatch(filter);
       // Either index finds every candidate; the script checks each against the whole filter.

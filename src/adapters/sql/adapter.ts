@@ -281,6 +281,18 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       return Number(numDeletedRows);
     },
 
+    async listSessions(userId) {
+      const rows = (await db.selectFrom(t.sessions).selectAll().where("userId", "=", userId).execute()) as Row[];
+      return rows.map(decodeSession);
+    },
+
+    async deleteSessions(userId, options = {}) {
+      let query = db.deleteFrom(t.sessions).where("userId", "=", userId);
+      if (options.except !== undefined) query = query.where("sessionToken", "<>", options.except);
+      const { numDeletedRows } = await query.executeTakeFirst();
+      return Number(numDeletedRows);
+    },
+
     claimUnverifiedUser: sqlClaims(db, dialect, t),
     acquireLease: leases.acquire,
     releaseLease: leases.release,

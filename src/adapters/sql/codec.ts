@@ -18,7 +18,9 @@ export type Row = Record<string, unknown>;
 export const USER_COLUMNS = ["id", "name", "email", "emailVerified", "image"] as const;
 /** What a session remembers of the sign-in behind it (NULL for sign-ins without a provider account). */
 export const SESSION_LINK_COLUMNS = ["provider", "providerAccountId", "providerSessionId"] as const;
-export const SESSION_COLUMNS = ["sessionToken", "userId", "expires", ...SESSION_LINK_COLUMNS] as const;
+/** What a session remembers for the list of a person's sessions (migration 0005; NULL for older rows). */
+export const SESSION_INFO_COLUMNS = ["createdAt", "lastSeenAt", "signInMethod", "device", "clientAddress"] as const;
+export const SESSION_COLUMNS = ["sessionToken", "userId", "expires", ...SESSION_LINK_COLUMNS, ...SESSION_INFO_COLUMNS] as const;
 export const ACCOUNT_COLUMNS = [
   "userId",
   "type",
@@ -93,9 +95,13 @@ export function decodeSession(row: Row): AdapterSession {
     expires: toDate(row.expires) as Date,
   };
   // Absent rather than null when unset, as an account's OAuth values.
-  for (const column of SESSION_LINK_COLUMNS) {
+  for (const column of [...SESSION_LINK_COLUMNS, "signInMethod", "device", "clientAddress"] as const) {
     const value = row[column];
     if (value !== null && value !== undefined) session[column] = String(value);
+  }
+  for (const column of ["createdAt", "lastSeenAt"] as const) {
+    const value = toDate(row[column]);
+    if (value) session[column] = value;
   }
   return session;
 }

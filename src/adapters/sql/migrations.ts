@@ -207,10 +207,34 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         await db.schema.dropTable(t.sessionRevocations).execute();
       },
     },
+
+    // What a person sees of each of their sessions (issue 32): when it began and was last seen, how
+    // they signed in, from which device and address. Nullable: sessions from before know none of it.
+    "0005_session_info": {
+      async up(db: AnyKysely): Promise<void> {
+        for (const [column, kind] of SESSION_INFO_COLUMNS) {
+          if (guard && (await hasColumn(db, t.sessions, column))) continue;
+          await db.schema.alterTable(t.sessions).addColumn(column, type[kind]).execute();
+        }
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        for (const [column] of SESSION_INFO_COLUMNS) {
+          await db.schema.alterTable(t.sessions).dropColumn(column).execute();
+        }
+      },
+    },
   };
 }
 
 const SESSION_LINK_COLUMNS = ["provider", "providerAccountId", "providerSessionId"] as const;
+const SESSION_INFO_COLUMNS = [
+  ["createdAt", "timestamp"],
+  ["lastSeenAt", "timestamp"],
+  ["signInMethod", "key"],
+  ["device", "key"],
+  ["clientAddress", "key"],
+] as const;
 /** The lookups of `deleteSessionsByAccount`: by provider account, and by the provider's session. */
 const SESSION_LINK_INDEXES = [
   ["provider_account", "providerAccountId"],

@@ -38,6 +38,7 @@ import { sampleUser } from "./fixtures.js";
 import { describeLeases } from "./leases.js";
 import { describeRateLimits } from "./rate-limits.js";
 import { describeSessionLinks } from "./session-links.js";
+import { describeSessionLists } from "./session-lists.js";
 import { describeSessionRevocations } from "./session-revocations.js";
 import { describeSessions } from "./sessions.js";
 import { describeUsers } from "./users.js";
@@ -139,6 +140,7 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeClaims(ctx);
     describeAccountUpdates(ctx);
     describeSessionLinks(ctx);
+    describeSessionLists(ctx);
     describeLeases(ctx);
     describeRateLimits(ctx);
     describeSessionRevocations(ctx);

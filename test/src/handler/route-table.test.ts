@@ -92,6 +92,7 @@ async function refusedForCsrf(response: Response): Promise<boolean> {
  */
 const NEEDS_CSRF: Record<string, boolean> = {
   "/session": true,
+  "/sessions": true,
   "/signout": true,
   "/signin/:provider oauth": true,
   "/signin/:provider oidc": true,

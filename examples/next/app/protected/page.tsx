@@ -13,6 +13,9 @@ export default async function ProtectedPage() {
     <>
       <h1>Protected page</h1>
       <p className="muted">The middleware let you in because you are signed in. Sign out in another tab and this one follows.</p>
+      <p>
+        <a href="/protected/devices">Your devices</a>: every browser signed in as you, and ending them.
+      </p>
       <section className="card" aria-labelledby="you-title">
         <h2 id="you-title">You</h2>
         <dl>
