@@ -44,6 +44,14 @@ export interface TestClient {
    * to neither otherwise (default false), so an RP can then only match a logout token by `sub`.
    */
   backchannel_logout_session_required?: boolean;
+  /** PAR (RFC 9126) for this client's every authorization request, whatever the OP's policy. */
+  require_pushed_authorization_requests?: boolean;
+  /** Signed request objects (JAR, RFC 9101) required of this client. */
+  require_signed_request_object?: boolean;
+  /** The one algorithm this client's request objects must be signed with. */
+  request_object_signing_alg?: string;
+  /** How the OP signs this client's JARM responses (default RS256). */
+  authorization_signed_response_alg?: string;
 }
 
 /** Switches for behaviour that differs between real OPs. */
@@ -62,7 +70,30 @@ export interface TestProviderFeatures {
    * The token endpoint's `expires_in` is `AccessToken` exactly, for the code grant and every refresh.
    */
   ttl?: Partial<Record<"AccessToken" | "AuthorizationCode" | "IdToken" | "RefreshToken" | "Session" | "Grant" | "Interaction", number>>;
+  /**
+   * Pushed authorization requests (RFC 9126) at `/request`: on by default (oidc-provider's own
+   * default), `"required"` advertises `require_pushed_authorization_requests` and refuses any other
+   * authorization request, `false` takes the endpoint away.
+   */
+  pushedAuthorizationRequests?: boolean | "required";
+  /** Request objects by value (`request`, RFC 9101); `"required"` makes every request carry a signed one. */
+  requestObjects?: boolean | "required";
+  /** JWT-secured authorization responses (JARM): `response_mode` `jwt`, `query.jwt`, `form_post.jwt`. */
+  jwtResponseModes?: boolean;
+  /**
+   * oidc-provider's FAPI behaviours: with `"2.0"` PKCE S256 is required of everyone, a request
+   * object must carry `exp`, `nbf` (at most an hour apart) and `aud`, and parameters outside it are ignored.
+   */
+  fapi?: "2.0";
 }
+
+/** The OP set up as a FAPI 2.0 authorization server (PAR required, signed request objects, JARM). */
+export const FAPI2_FEATURES: TestProviderFeatures = {
+  pushedAuthorizationRequests: "required",
+  requestObjects: true,
+  jwtResponseModes: true,
+  fapi: "2.0",
+};
 
 export interface TestProviderOptions {
   clients?: TestClient[];
@@ -333,6 +364,16 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
           },
         },
         backchannelLogout: { enabled: true },
+        pushedAuthorizationRequests: {
+          enabled: features.pushedAuthorizationRequests !== false,
+          requirePushedAuthorizationRequests: features.pushedAuthorizationRequests === "required",
+        },
+        requestObjects: {
+          request: features.requestObjects !== undefined && features.requestObjects !== false,
+          requireSignedRequestObject: features.requestObjects === "required",
+        },
+        jwtResponseModes: { enabled: features.jwtResponseModes === true },
+        ...(features.fapi ? { fapi: { enabled: true, profile: features.fapi } } : {}),
       },
       issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
       rotateRefreshToken(ctx) {
