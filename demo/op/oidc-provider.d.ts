@@ -178,6 +178,10 @@ declare module "oidc-provider" {
       claimsParameter?: Feature;
       backchannelLogout?: Feature;
       clientCredentials?: Feature;
+      pushedAuthorizationRequests?: Feature & { requirePushedAuthorizationRequests?: boolean; allowUnregisteredRedirectUris?: boolean };
+      requestObjects?: { request?: boolean; requestUri?: boolean; requireSignedRequestObject?: boolean; mode?: "strict" | "lax" };
+      jwtResponseModes?: Feature;
+      fapi?: Feature & { profile?: "2.0" | "1.0 Final" };
       rpInitiatedLogout?: Feature & {
         logoutSource?: (ctx: KoaContextWithOIDC, form: string) => void | Promise<void>;
         postLogoutSuccessSource?: (ctx: KoaContextWithOIDC) => void | Promise<void>;

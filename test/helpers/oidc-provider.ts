@@ -18,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import Provider, { type Account, type Adapter, type AdapterPayload } from "oidc-provider";
+import type { TokenEndpointAuthMethod } from "../../src/providers/oauth-types.js";
 import { BASE_URL } from "./config.js";
 import { isDeletion, setCookiesOf } from "./set-cookie.js";
 import { grantWhatWasAsked, readBody } from "../../demo/op/interactions.js";
@@ -25,7 +26,7 @@ import { grantWhatWasAsked, readBody } from "../../demo/op/interactions.js";
 export interface TestClient {
   client_id: string;
   client_secret?: string;
-  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none";
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
   redirect_uris: string[];
   response_types?: string[];
   /** Default `["authorization_code", "refresh_token"]`, so `offline_access` works without more setup. */
