@@ -53,6 +53,8 @@ export interface TestClient {
   request_object_signing_alg?: string;
   /** How the OP signs this client's JARM responses (default RS256). */
   authorization_signed_response_alg?: string;
+  /** RFC 8705 §3: access tokens bound to the client certificate the token request came with. */
+  tls_client_certificate_bound_access_tokens?: boolean;
 }
 
 /** Switches for behaviour that differs between real OPs. */
@@ -86,6 +88,14 @@ export interface TestProviderFeatures {
    * object must carry `exp`, `nbf` (at most an hour apart) and `aud`, and parameters outside it are ignored.
    */
   fapi?: "2.0";
+  /**
+   * mTLS (RFC 8705) behind a TLS-terminating proxy at `endpointAliasesAt` (an https origin that
+   * forwards to this OP): the discovery document names the proxy's token, PAR and userinfo
+   * endpoints as `mtls_endpoint_aliases`, the OP takes the client certificate from the proxy's
+   * `x-ssl-client-cert` header (URL-encoded PEM; trusted as-is, so only for tests on loopback),
+   * accepts `self_signed_tls_client_auth` and binds access tokens to the certificate when the client asks.
+   */
+  mtls?: { endpointAliasesAt: string };
 }
 
 /** The OP set up as a FAPI 2.0 authorization server (PAR required, signed request objects, JARM). */
@@ -375,7 +385,32 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
         },
         jwtResponseModes: { enabled: features.jwtResponseModes === true },
         ...(features.fapi ? { fapi: { enabled: true, profile: features.fapi } } : {}),
+        ...(features.mtls
+          ? {
+              mTLS: {
+                enabled: true,
+                certificateBoundAccessTokens: true,
+                selfSignedTlsClientAuth: true,
+                getCertificate: (ctx) => {
+                  const forwarded = ctx.get("x-ssl-client-cert");
+                  return forwarded ? decodeURIComponent(forwarded) : undefined;
+                },
+              },
+            }
+          : {}),
       },
+      ...(features.mtls
+        ? {
+            clientAuthMethods: ["client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none", "self_signed_tls_client_auth"],
+            discovery: {
+              mtls_endpoint_aliases: Object.fromEntries(
+                Object.entries({ token_endpoint: "/token", pushed_authorization_request_endpoint: "/request", userinfo_endpoint: "/me" }).map(
+                  ([name, path]) => [name, `${features.mtls!.endpointAliasesAt}${path}`],
+                ),
+              ),
+            },
+          }
+        : {}),
       issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
       rotateRefreshToken(ctx) {
         const policy = features.rotateRefreshToken ?? "public";
