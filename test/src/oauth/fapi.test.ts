@@ -16,6 +16,7 @@ import type { OIDCConfig } from "../../../src/providers/oauth-types.js";
 import { customFetch } from "../../../src/symbols.js";
 import { FAPI2_FEATURES, startTestProvider, type TestClient as OpClient, type TestProvider } from "../../helpers/oidc-provider.js";
 import type { TestClient } from "../../helpers/test-client.js";
+import { expireJwtAccessToken, tokenOf } from "../refresh/fixtures.js";
 import {
   BASE_URL,
   browser,
@@ -127,7 +128,7 @@ describe("FAPI 2.0: PAR, private_key_jwt, signed request objects and JARM agains
   }
 
   describe("signing in", () => {
-    it("pushes the request from the server, sends the browser with client_id and request_uri only, and signs Ada in with a JWT session", async () => {
+    it("pushes the request (the OP's metadata requires it), sends the browser with client_id and request_uri only, and signs Ada in with a JWT session", async () => {
       const spy = recordingFetch();
       const client = browser(oauthConfig([fapiProvider(op, { [customFetch]: spy })]));
       const { front, outcome } = await toTheOp(client);
@@ -176,6 +177,28 @@ describe("FAPI 2.0: PAR, private_key_jwt, signed request objects and JARM agains
       const sent = await toTheOp(notAsked, plainOp);
       expect(Object.keys(queryOf(sent.front)).sort()).toEqual(["client_id", "request", "response_type", "scope"]);
       await expectSignedInAs(notAsked, await deliver(notAsked, sent.outcome), "ada@example.com");
+    });
+
+    it("renews an expired access token with a private_key_jwt refresh grant, the session kept", async () => {
+      const spy = recordingFetch();
+      const provider = fapiProvider(op, {
+        authorization: { params: { response_mode: "jwt", scope: "openid email profile offline_access", prompt: "consent" } },
+        [customFetch]: spy,
+      });
+      const client = browser(oauthConfig([provider]));
+      const { outcome } = await toTheOp(client);
+      await expectSignedInAs(client, await deliver(client, outcome), "ada@example.com");
+      const aged = await expireJwtAccessToken(client);
+      const grants = op.grants.refresh_token ?? 0;
+
+      expect(await client.session()).toMatchObject({ user: { email: "ada@example.com" } });
+      expect(op.grants.refresh_token).toBe(grants + 1);
+      const renewed = await tokenOf(client);
+      expect(renewed.account!.access_token).not.toBe(aged.account!.access_token);
+      const refresh = spy.requests.filter((request) => request.url === `${op.issuer}/token`).at(-1)!;
+      const body = new URLSearchParams(await refresh.text());
+      expect(body.get("grant_type")).toBe("refresh_token");
+      expect(decodeJwt(body.get("client_assertion")!)).toMatchObject({ iss: CLIENT_ID, sub: CLIENT_ID });
     });
 
     it("shows an inspector the push step, with the request_uri, the request object and the client assertion redacted", async () => {
