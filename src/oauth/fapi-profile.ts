@@ -99,6 +99,10 @@ export function checkFapiOptions(provider: OAuthProviderConfig): void {
   if (mode?.includes("jwt") && !usesJarm(provider)) {
     throw new InvalidConfiguration(`${where}: authorization.params.response_mode: expected one of ${JWT_RESPONSE_MODES.join(", ")} for JWT-secured responses, got "${mode}".`);
   }
+  // A request object's audience and a JARM answer's issuer are the provider's issuer: without one, nothing could be checked.
+  if ((provider.requestObject || usesJarm(provider)) && !provider.issuer && !provider.wellKnown) {
+    throw new InvalidConfiguration(`${where}: requestObject and JWT response modes need the provider's issuer (set issuer or wellKnown).`);
+  }
   const method = authMethodOf(provider);
   if (MTLS_AUTH_METHODS.has(method) && provider.mtls !== true) {
     throw new InvalidConfiguration(`${where}: ${method} authenticates with a client certificate; set mtls: true and present the certificate through [customFetch].`);

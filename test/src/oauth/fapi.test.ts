@@ -380,4 +380,9 @@ describe('securityProfile: "fapi2", checked at start-up', () => {
     expect(check(fapi2({ authorization: { params: { response_mode: "fragment.jwt" } } }))).toThrow(/response_mode: expected one of jwt, query\.jwt, form_post\.jwt/);
     expect(check(fapi2({ mtls: undefined }))).toThrow(InvalidConfiguration);
   });
+
+  it("refuses a request object or a JWT response mode for a provider with no issuer to check them against", () => {
+    const noIssuer = fapi2({ issuer: undefined, authorization: { url: "https://id.bank.example/authorize", params: { response_mode: "jwt" } } });
+    expect(check(noIssuer)).toThrow(/need the provider's issuer \(set issuer or wellKnown\)/);
+  });
 });
