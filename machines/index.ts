@@ -23,7 +23,16 @@ export type { DatabaseSessionInput, DatabaseSessionOutput, DatabaseSessionEmitte
 export { emailMachine } from "./email.machine.js";
 export type { EmailInput, EmailOutput, EmailEmitted, EmailLinkEvent } from "./email.machine.js";
 export { oauthMachine } from "./oauth.machine.js";
-export type { OAuthInput, OAuthOutput, OAuthEmitted, OAuthCallbackEvent, CallbackParams, RestoredChecks, ExchangedTokens } from "./oauth.machine.js";
+export type {
+  OAuthInput,
+  OAuthOutput,
+  OAuthEmitted,
+  OAuthCallbackEvent,
+  CallbackParams,
+  RestoredChecks,
+  ExchangedTokens,
+  AuthorizationRequest,
+} from "./oauth.machine.js";
 export { signInCompletionMachine } from "./signin-completion.machine.js";
 export type { SignInCompletionInput, SignInCompletionOutput, CompletionEvent } from "./signin-completion.machine.js";
 export { webauthnMachine } from "./webauthn.machine.js";

@@ -1,7 +1,8 @@
 /**
  * OAuth 2 / OpenID Connect sign-in, from the redirect out to the callback back: one machine that
  * spans two requests. The first request counts against the client's request ceiling (rate limit),
- * then runs until `awaitingCallback`, where it waits for an
+ * makes the authorization request (pushed to the provider first, with PAR), then runs until
+ * `awaitingCallback`, where it waits for an
  * event and runs nothing: the only place it is persisted (its checks, small, encrypted, bound to
  * the provider, short-lived). The callback restores it there and sends `callback.received`; the
  * response is validated (state, iss, PKCE), the code exchanged (by the standard grant or the
@@ -80,7 +81,15 @@ export interface ExchangedTokens {
   keysPublished: boolean;
 }
 
+/** The authorization request made on the first request; `push`: it goes to the provider's PAR endpoint first (RFC 9126). */
+export interface AuthorizationRequest {
+  url: string;
+  cookies: SetCookie[];
+  push?: boolean;
+}
+
 export interface OAuthContext extends OAuthInput, CompletionResult {
+  /** Where the browser is sent: the authorization request, or (pushed) only its `client_id` and `request_uri`. */
   authorizationUrl?: string;
   /** Cookies to set or clear: the flow cookies on the way out, their removal on the way back. */
   flowCookies: SetCookie[];
@@ -151,9 +160,10 @@ export const oauthMachine = setup({
     checkRequestLimit: effect<LimitVerdict, { providerId: string }>("checkRequestLimit"),
     discoverEndpoints: effect<void, { providerId: string }>("discoverEndpoints"),
     createAuthorizationRequest: effect<
-      { url: string; cookies: SetCookie[] },
+      AuthorizationRequest,
       { providerId: string; callbackUrl: string; authorizationParams: Record<string, string> }
     >("createAuthorizationRequest"),
+    pushAuthorizationRequest: effect<{ url: string }, { providerId: string; authorizationUrl: string }>("pushAuthorizationRequest"),
     restoreChecks: effect<
       { checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string },
       { providerId: string }
@@ -183,10 +193,14 @@ export const oauthMachine = setup({
     announceLimit: enqueueActions(({ enqueue, context }) => {
       enqueue.emit(rateLimitedEvent(context.providerId, context.limit!));
     }),
-    rememberAuthorizationRequest: assign((_, made: { url: string; cookies: SetCookie[] }) => ({
+    rememberAuthorizationRequest: assign((_, made: AuthorizationRequest) => ({
       authorizationUrl: made.url,
       flowCookies: made.cookies,
     })),
+    // The pushed request's front-channel URL replaces the full one: the browser carries only the request_uri.
+    rememberPushedRequest: assign((_, pushed: { url: string }) => ({ authorizationUrl: pushed.url })),
+    // A request the provider refused sends nobody anywhere: no redirect, and none of its cookies set.
+    dropAuthorizationRequest: assign(() => ({ authorizationUrl: undefined, flowCookies: [] })),
     takeCallback: assign((_, event: OAuthCallbackEvent) => ({ callbackParams: event.params })),
     rememberChecks: assign(
       (_, restored: { checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string }) => ({
@@ -221,6 +235,8 @@ export const oauthMachine = setup({
     completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
     completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
+    // PAR (RFC 9126): configured, or required by the provider's metadata.
+    requestToPush: (_, made: AuthorizationRequest) => made.push === true,
     customTokenRequest: ({ context }) => context.customTokenRequest,
     // OIDC: the ID token's signature is always checked. A plain OAuth 2 provider's ID token is not
     // used for the profile; it is checked when the provider publishes its keys.
@@ -267,11 +283,24 @@ export const oauthMachine = setup({
           callbackUrl: context.callbackUrl,
           authorizationParams: context.authorizationParams,
         }),
-        onDone: {
-          target: "awaitingCallback",
-          actions: { type: "rememberAuthorizationRequest", params: ({ event }) => event.output },
-        },
+        onDone: [
+          {
+            guard: { type: "requestToPush", params: ({ event }) => event.output },
+            target: "pushingAuthorizationRequest",
+            actions: { type: "rememberAuthorizationRequest", params: ({ event }) => event.output },
+          },
+          { target: "awaitingCallback", actions: { type: "rememberAuthorizationRequest", params: ({ event }) => event.output } },
+        ],
         onError: { target: "failed", actions: { type: "recordFailure", params: asItIs } },
+      },
+    },
+    // The request goes to the provider from the server (with client authentication); a refusal ends the flow here.
+    pushingAuthorizationRequest: {
+      invoke: {
+        src: "pushAuthorizationRequest",
+        input: ({ context }) => ({ providerId: context.providerId, authorizationUrl: context.authorizationUrl! }),
+        onDone: { target: "awaitingCallback", actions: { type: "rememberPushedRequest", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: ["dropAuthorizationRequest", { type: "recordFailure", params: asItIs }] },
       },
     },
     // The flow rests here between the two requests: no invoke, no timer.

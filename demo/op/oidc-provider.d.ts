@@ -61,6 +61,8 @@ declare module "oidc-provider" {
     type: string;
     body: unknown;
     set(field: string, value: string): void;
+    /** A request header (empty string when absent). */
+    get(field: string): string;
     /** Undefined until the route's own middleware ran (i.e. before `await next()` in `provider.use`). */
     readonly oidc: OIDCContext | undefined;
   }
@@ -178,12 +180,25 @@ declare module "oidc-provider" {
       claimsParameter?: Feature;
       backchannelLogout?: Feature;
       clientCredentials?: Feature;
+      pushedAuthorizationRequests?: Feature & { requirePushedAuthorizationRequests?: boolean; allowUnregisteredRedirectUris?: boolean };
+      requestObjects?: { request?: boolean; requestUri?: boolean; requireSignedRequestObject?: boolean; mode?: "strict" | "lax" };
+      jwtResponseModes?: Feature;
+      fapi?: Feature & { profile?: "2.0" | "1.0 Final" };
+      mTLS?: Feature & {
+        certificateBoundAccessTokens?: boolean;
+        selfSignedTlsClientAuth?: boolean;
+        tlsClientAuth?: boolean;
+        getCertificate?: (ctx: KoaContextWithOIDC) => string | undefined;
+      };
       rpInitiatedLogout?: Feature & {
         logoutSource?: (ctx: KoaContextWithOIDC, form: string) => void | Promise<void>;
         postLogoutSuccessSource?: (ctx: KoaContextWithOIDC) => void | Promise<void>;
       };
     };
     findAccount?: FindAccount;
+    clientAuthMethods?: string[];
+    /** Extra metadata for the discovery document (e.g. `mtls_endpoint_aliases`). */
+    discovery?: Record<string, unknown>;
     interactions?: { url?: (ctx: KoaContextWithOIDC, interaction: Interaction) => string | Promise<string> };
     issueRefreshToken?: (ctx: KoaContextWithOIDC, client: Client, code: { scopes: Set<string> }) => boolean | Promise<boolean>;
     jwks?: { keys: ProviderJWK[] };

@@ -23,6 +23,7 @@ const PAGE_ORDER: Record<string, number> = {
   "concepts/machines.md": 3,
   "concepts/adapters.md": 4,
   "concepts/oauth.md": 5,
+  "concepts/fapi.md": 5.5,
   "concepts/email.md": 6,
   "concepts/passkeys.md": 7,
   "concepts/refresh.md": 8,

@@ -56,6 +56,8 @@ import {
 import { validateConfigShape } from "./schema.js";
 import { createLimiter, type Limiter } from "../rate-limit/limiter.js";
 import { identifierField } from "../rate-limit/attempt.js";
+import { checkFapiOptions } from "../oauth/fapi-profile.js";
+import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 
 export interface ResolvedTheme {
   colorScheme: "auto" | "dark" | "light";
@@ -278,6 +280,7 @@ function checkProviders(providers: ProviderConfig[], config: AuthConfig): void {
       );
     }
     if (provider.type === "email") checkEmailProvider(provider as EmailConfig, where);
+    if (provider.type === "oauth" || provider.type === "oidc") checkFapiOptions(provider as unknown as OAuthProviderConfig);
 
   });
 }

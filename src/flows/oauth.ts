@@ -7,6 +7,7 @@ import * as oauth from "oauth4webapi";
 import {
   oauthMachine,
   type CallbackParams,
+  type AuthorizationRequest,
   type ExchangedTokens,
   type OAuthCallbackEvent,
   type OAuthContext,
@@ -49,6 +50,9 @@ import { flowRoute } from "./flow-route.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 import { callbackParamsOf, searchParamsOf } from "../oauth/callback-params.js";
 import { fetchOAuthUserinfo, fetchOidcUserinfo } from "../oauth/userinfo.js";
+import { pushAuthorizationRequest, pushesAuthorizationRequests } from "../oauth/par.js";
+import { requestObjectParams, usesRequestObject } from "../oauth/request-object.js";
+import { isFormPostMode, usesJarm, validateJarmAnswer } from "../oauth/jarm.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
 const RESERVED_PARAMS = new Set([
@@ -115,6 +119,12 @@ export function bindOAuth(rt: Runtime) {
     return oauth.validateAuthResponse(as, clientOf(provider), answer, checks.state ?? oauth.skipStateCheck);
   }
 
+  /** The callback's answer checked as the provider is configured to send it: a JARM `response` JWT, or plain parameters. */
+  async function validatedCallback(provider: OAuthProviderConfig, params: CallbackParams, checks: RestoredChecks): Promise<URLSearchParams> {
+    if (!usesJarm(provider)) return validatedAnswer(provider, params, checks);
+    return validateJarmAnswer(provider, await serverOf(provider), searchParamsOf(params), checks.state ?? oauth.skipStateCheck);
+  }
+
   return oauthMachine.provide({
     actors: {
       checkRequestLimit: fromEffect(({ system }) => checkRequest(rt.rateLimit, requestOf(system).request, rt.logger)),
@@ -122,12 +132,14 @@ export function bindOAuth(rt: Runtime) {
         await serverOf(oauthProvider(rt, input.providerId));
       }),
 
-      createAuthorizationRequest: fromEffect(async ({ input, system }) => {
+      createAuthorizationRequest: fromEffect(async ({ input, system }): Promise<AuthorizationRequest> => {
         const req = requestOf(system);
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const client = clientOf(provider);
         const checks = checksOf(rt, provider, as);
+        // Decided first: a provider that requires PAR, configured without it, is refused before anything is made.
+        const push = pushesAuthorizationRequests(provider, as);
         const url = new URL(as.authorization_endpoint!);
         const scope = provider.type === "oidc" ? "openid profile email" : undefined;
         const params: Record<string, string> = {
@@ -137,14 +149,16 @@ export function bindOAuth(rt: Runtime) {
           ...(scope ? { scope } : {}),
           ...endpointParams(provider.authorization),
         };
+        const jarm = usesJarm(provider);
         for (const [key, value] of Object.entries(input.authorizationParams)) {
-          if (!RESERVED_PARAMS.has(key)) params[key] = value;
+          // A JARM provider's response mode is its configuration's: the application cannot ask for a plain answer.
+          if (!RESERVED_PARAMS.has(key) && !(jarm && key === "response_mode")) params[key] = value;
         }
         if (provider.type === "oidc" && !(params.scope ?? "").split(" ").includes("openid")) {
           params.scope = `openid ${params.scope ?? ""}`.trim();
         }
         const cookies: SetCookie[] = [];
-        const formPost = params.response_mode === "form_post";
+        const formPost = isFormPostMode(params.response_mode);
         if (checks.has("pkce")) {
           const verifier = oauth.generateRandomCodeVerifier();
           params.code_challenge = await oauth.calculatePKCECodeChallenge(verifier);
@@ -162,11 +176,17 @@ export function bindOAuth(rt: Runtime) {
           params.nonce = nonce;
           cookies.push(await checkCookie(rt, req, "nonce", provider.id, nonce, formPost));
         }
-        for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+        const sent = usesRequestObject(provider) ? await requestObjectParams(provider, as, client, params) : params;
+        for (const [key, value] of Object.entries(sent)) url.searchParams.set(key, value);
         const callbackUrl = await resolveRedirectUrl(input.callbackUrl, req, rt.callbacks.redirect);
         const remember = { ...req.cookies.callbackUrl.options, ...crossSite(formPost) };
         cookies.push({ name: req.cookies.callbackUrl.name, value: callbackUrl, options: remember });
-        return { url: url.href, cookies };
+        return { url: url.href, cookies, push };
+      }),
+
+      pushAuthorizationRequest: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        return { url: await pushAuthorizationRequest(provider, await serverOf(provider), input.authorizationUrl) };
       }),
 
       restoreChecks: fromEffect(async ({ input, system }) => {
@@ -185,7 +205,7 @@ export function bindOAuth(rt: Runtime) {
       }),
 
       validateCallback: fromEffect(async ({ input }) =>
-        callbackParamsOf(await validatedAnswer(oauthProvider(rt, input.providerId), input.params, input.checks)),
+        callbackParamsOf(await validatedCallback(oauthProvider(rt, input.providerId), input.params, input.checks)),
       ),
 
       exchangeCode: fromEffect(async ({ input }): Promise<ExchangedTokens> => {
@@ -195,7 +215,8 @@ export function bindOAuth(rt: Runtime) {
         const client = clientOf(provider);
         const extra = endpointParams(provider.token);
         // oauth4webapi exchanges only an answer it validated itself (a marked object, not data): the
-        // validated answer kept in the context is validated again, to the same result.
+        // validated answer kept in the context is validated again, to the same result (for JARM, the
+        // checked JWT's parameters, which carry the same state and iss).
         const response = await oauth.authorizationCodeGrantRequest(
           as,
           client,

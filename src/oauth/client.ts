@@ -4,7 +4,6 @@
  * authentication, and the transport rules — https only, plain http only on loopback hosts, every
  * call through the provider's `[customFetch]`.
  */
-import { importJWK } from "jose";
 import * as oauth from "oauth4webapi";
 import { InvalidConfiguration, InvalidEndpoints } from "../errors.js";
 import type { OAuthProviderConfig, ProviderFetch } from "../providers/oauth-types.js";
@@ -15,6 +14,7 @@ import { checkTransport, isLoopback } from "./transport.js";
 export const UNKNOWN_ISSUER = "urn:appauth:issuer-not-configured";
 
 export { checkTransport, isLoopback };
+export { clientAuthOf } from "./client-auth.js";
 
 /** The URL of an endpoint option (a string, or an object with `url`). */
 export function endpointUrl(endpoint: unknown): string | undefined {
@@ -115,35 +115,9 @@ export function clientOf(provider: OAuthProviderConfig): oauth.Client {
   const client: oauth.Client = { client_id: provider.clientId, [oauth.clockTolerance]: 15 };
   const alg = provider.client?.id_token_signed_response_alg;
   if (alg) client.id_token_signed_response_alg = alg;
+  const jarmAlg = provider.client?.authorization_signed_response_alg;
+  if (jarmAlg) client.authorization_signed_response_alg = jarmAlg;
+  // RFC 8705 §5: with mTLS, token, PAR and userinfo requests go to the mtls_endpoint_aliases.
+  if (provider.mtls) client.use_mtls_endpoint_aliases = true;
   return client;
-}
-
-/** The client authentication at the token endpoint (RFC 6749 §2.3, OIDC Core §9). */
-export async function clientAuthOf(provider: OAuthProviderConfig): Promise<oauth.ClientAuth> {
-  const method = provider.client?.token_endpoint_auth_method ?? (provider.clientSecret ? "client_secret_basic" : "none");
-  const secret = provider.clientSecret;
-  const needSecret = (): string => {
-    if (!secret) throw new InvalidConfiguration(`providers (${provider.id}): ${method} needs a clientSecret.`);
-    return secret;
-  };
-  switch (method) {
-    case "client_secret_basic":
-      return oauth.ClientSecretBasic(needSecret());
-    case "client_secret_post":
-      return oauth.ClientSecretPost(needSecret());
-    case "client_secret_jwt":
-      return oauth.ClientSecretJwt(needSecret());
-    case "none":
-      return oauth.None();
-    case "private_key_jwt": {
-      const key = provider.client?.privateKey;
-      if (!key) throw new InvalidConfiguration(`providers (${provider.id}): private_key_jwt needs client.privateKey.`);
-      if (typeof CryptoKey !== "undefined" && key instanceof CryptoKey) return oauth.PrivateKeyJwt(key);
-      const jwk = key as JsonWebKey & { kid?: string; alg?: string };
-      const imported = (await importJWK(jwk, jwk.alg ?? "RS256")) as CryptoKey;
-      return oauth.PrivateKeyJwt(jwk.kid ? { key: imported, kid: jwk.kid } : imported);
-    }
-    default:
-      throw new InvalidConfiguration(`providers (${provider.id}): unknown token_endpoint_auth_method "${String(method)}".`);
-  }
 }

@@ -57,14 +57,33 @@ export type TokenEndpointAuthMethod =
   | "client_secret_post"
   | "client_secret_jwt"
   | "private_key_jwt"
+  | "tls_client_auth"
+  | "self_signed_tls_client_auth"
   | "none";
+
+/** The JWT-secured authorization response modes (JARM): the answer comes back as one signed `response` JWT. */
+export type JwtResponseMode = "jwt" | "query.jwt" | "form_post.jwt";
+
+/**
+ * Signed request objects (JAR, RFC 9101): the authorization request's parameters travel as one JWT
+ * signed with the client's key, so nobody between the application and the provider can change them.
+ */
+export interface RequestObjectOptions {
+  /** The key to sign with (default: `client.privateKey`, the `private_key_jwt` key). A JWK must carry `d`. */
+  privateKey?: CryptoKey | (JsonWebKey & { kid?: string });
+}
 
 export interface OAuthClientSettings {
   token_endpoint_auth_method?: TokenEndpointAuthMethod;
   /** Expected `alg` of ID tokens (default RS256, or what discovery says). */
   id_token_signed_response_alg?: string;
-  /** For `private_key_jwt`: the client's private key (a CryptoKey, or a JWK with `kid`). */
+  /**
+   * For `private_key_jwt` (RFC 7523 §2.2) and signed request objects: the client's private key (a
+   * CryptoKey, or a private JWK with `kid`; its `alg` defaults to RS256 for RSA, ES256 for P-256, EdDSA for Ed25519).
+   */
   privateKey?: CryptoKey | (JsonWebKey & { kid?: string });
+  /** JARM: the `alg` the provider signs authorization responses with (default RS256, or what discovery says). */
+  authorization_signed_response_alg?: string;
   [key: string]: unknown;
 }
 
@@ -95,6 +114,35 @@ export interface OAuth2Config<P extends Profile = Profile> extends CommonProvide
    */
   refresh?: boolean | { margin?: number };
   redirectProxyUrl?: string;
+  /**
+   * Pushed authorization requests (RFC 9126): the authorization request is sent to the provider's
+   * `pushed_authorization_request_endpoint` from the server, with client authentication, and the
+   * browser carries only `client_id` and the `request_uri` it got back. Default: on when the
+   * provider's metadata says `require_pushed_authorization_requests: true`, off otherwise; `false`
+   * against a provider that requires it is a configuration error.
+   */
+  pushedAuthorizationRequests?: boolean;
+  /**
+   * Signed request objects (JAR, RFC 9101), sent as `request` (inside the pushed request when PAR is
+   * on). `true` signs with `client.privateKey`. Set `authorization.params.response_mode` to `jwt`,
+   * `query.jwt` or `form_post.jwt` for JWT-secured responses (JARM), whose signature, `iss`, `aud`
+   * and `exp` are checked before anything in them is used.
+   */
+  requestObject?: boolean | RequestObjectOptions;
+  /**
+   * Mutual-TLS (RFC 8705): token, PAR and userinfo requests go to the provider's
+   * `mtls_endpoint_aliases`. The client certificate itself is presented by the `[customFetch]` you
+   * give (e.g. undici's `fetch` with an `Agent` holding `cert` and `key`); pair it with
+   * `client.token_endpoint_auth_method: "tls_client_auth"` or `"self_signed_tls_client_auth"`.
+   */
+  mtls?: boolean;
+  /**
+   * `"fapi2"`: this provider is held to the FAPI 2.0 Security Profile. The configuration is refused at
+   * start-up, naming what is missing, unless it pushes authorization requests, uses PKCE (S256),
+   * sender-constrained tokens (`dpop: true`, or `mtls: true`) and `private_key_jwt` or mTLS client
+   * authentication. (Named `securityProfile` because `profile` maps the user's profile.)
+   */
+  securityProfile?: "fapi2";
   style?: ProviderStyle;
   options?: OAuthUserConfig<P>;
   [customFetch]?: ProviderFetch;

@@ -22,6 +22,7 @@ import { ORIGIN } from "./config.js";
 import {
   authenticateClient,
   CONFIDENTIAL_CLIENT,
+  FAPI2_FEATURES,
   PUBLIC_CLIENT,
   startTestProvider,
   TEST_ACCOUNTS,
@@ -283,6 +284,32 @@ const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-lo
 const SIGNED_OUT_URI = `${ORIGIN}/signed-out`;
 /** What `signIn` asks for; a `prompt=none` request for more would need consent (`consent_required`). */
 const SCOPE = "openid email";
+
+describe("the test OP set up for FAPI 2.0", () => {
+  let op: TestProvider;
+  beforeAll(async () => {
+    op = await startTestProvider({ features: FAPI2_FEATURES });
+  });
+  afterAll(() => op.close());
+
+  it("advertises required PAR, request objects and the JWT response modes", async () => {
+    const discovery = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as Discovery;
+    expect(discovery).toMatchObject({
+      require_pushed_authorization_requests: true,
+      pushed_authorization_request_endpoint: `${op.issuer}/request`,
+      request_parameter_supported: true,
+    });
+    expect(discovery.response_modes_supported).toEqual(expect.arrayContaining(["jwt", "query.jwt", "form_post.jwt"]));
+    expect(discovery.token_endpoint_auth_methods_supported).toContain("private_key_jwt");
+  });
+
+  it("refuses an authorization request that was not pushed", async () => {
+    const discovery = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as Discovery;
+    const url = authorizationUrl(discovery.authorization_endpoint, CONFIDENTIAL_CLIENT, { challenge: pkce().challenge, state: "s" });
+    const outcome = await op.authorize(url).catch((error: unknown) => ({ url: String(error), method: "GET" as const }));
+    expect(outcome.url).toMatch(/invalid_request|pushed authorization request/i);
+  });
+});
 
 describe("the test OP's sessions: a browser that keeps one, refresh, revocation, logout", () => {
   let op: TestProvider;

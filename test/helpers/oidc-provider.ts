@@ -18,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import Provider, { type Account, type Adapter, type AdapterPayload } from "oidc-provider";
+import type { TokenEndpointAuthMethod } from "../../src/providers/oauth-types.js";
 import { BASE_URL } from "./config.js";
 import { isDeletion, setCookiesOf } from "./set-cookie.js";
 import { grantWhatWasAsked, readBody } from "../../demo/op/interactions.js";
@@ -25,7 +26,7 @@ import { grantWhatWasAsked, readBody } from "../../demo/op/interactions.js";
 export interface TestClient {
   client_id: string;
   client_secret?: string;
-  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none";
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
   redirect_uris: string[];
   response_types?: string[];
   /** Default `["authorization_code", "refresh_token"]`, so `offline_access` works without more setup. */
@@ -44,6 +45,16 @@ export interface TestClient {
    * to neither otherwise (default false), so an RP can then only match a logout token by `sub`.
    */
   backchannel_logout_session_required?: boolean;
+  /** PAR (RFC 9126) for this client's every authorization request, whatever the OP's policy. */
+  require_pushed_authorization_requests?: boolean;
+  /** Signed request objects (JAR, RFC 9101) required of this client. */
+  require_signed_request_object?: boolean;
+  /** The one algorithm this client's request objects must be signed with. */
+  request_object_signing_alg?: string;
+  /** How the OP signs this client's JARM responses (default RS256). */
+  authorization_signed_response_alg?: string;
+  /** RFC 8705 §3: access tokens bound to the client certificate the token request came with. */
+  tls_client_certificate_bound_access_tokens?: boolean;
 }
 
 /** Switches for behaviour that differs between real OPs. */
@@ -62,7 +73,38 @@ export interface TestProviderFeatures {
    * The token endpoint's `expires_in` is `AccessToken` exactly, for the code grant and every refresh.
    */
   ttl?: Partial<Record<"AccessToken" | "AuthorizationCode" | "IdToken" | "RefreshToken" | "Session" | "Grant" | "Interaction", number>>;
+  /**
+   * Pushed authorization requests (RFC 9126) at `/request`: on by default (oidc-provider's own
+   * default), `"required"` advertises `require_pushed_authorization_requests` and refuses any other
+   * authorization request, `false` takes the endpoint away.
+   */
+  pushedAuthorizationRequests?: boolean | "required";
+  /** Request objects by value (`request`, RFC 9101); `"required"` makes every request carry a signed one. */
+  requestObjects?: boolean | "required";
+  /** JWT-secured authorization responses (JARM): `response_mode` `jwt`, `query.jwt`, `form_post.jwt`. */
+  jwtResponseModes?: boolean;
+  /**
+   * oidc-provider's FAPI behaviours: with `"2.0"` PKCE S256 is required of everyone, a request
+   * object must carry `exp`, `nbf` (at most an hour apart) and `aud`, and parameters outside it are ignored.
+   */
+  fapi?: "2.0";
+  /**
+   * mTLS (RFC 8705) behind a TLS-terminating proxy at `endpointAliasesAt` (an https origin that
+   * forwards to this OP): the discovery document names the proxy's token, PAR and userinfo
+   * endpoints as `mtls_endpoint_aliases`, the OP takes the client certificate from the proxy's
+   * `x-ssl-client-cert` header (URL-encoded PEM; trusted as-is, so only for tests on loopback),
+   * accepts `self_signed_tls_client_auth` and binds access tokens to the certificate when the client asks.
+   */
+  mtls?: { endpointAliasesAt: string };
 }
+
+/** The OP set up as a FAPI 2.0 authorization server (PAR required, signed request objects, JARM). */
+export const FAPI2_FEATURES: TestProviderFeatures = {
+  pushedAuthorizationRequests: "required",
+  requestObjects: true,
+  jwtResponseModes: true,
+  fapi: "2.0",
+};
 
 export interface TestProviderOptions {
   clients?: TestClient[];
@@ -333,7 +375,42 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
           },
         },
         backchannelLogout: { enabled: true },
+        pushedAuthorizationRequests: {
+          enabled: features.pushedAuthorizationRequests !== false,
+          requirePushedAuthorizationRequests: features.pushedAuthorizationRequests === "required",
+        },
+        requestObjects: {
+          request: features.requestObjects !== undefined && features.requestObjects !== false,
+          requireSignedRequestObject: features.requestObjects === "required",
+        },
+        jwtResponseModes: { enabled: features.jwtResponseModes === true },
+        ...(features.fapi ? { fapi: { enabled: true, profile: features.fapi } } : {}),
+        ...(features.mtls
+          ? {
+              mTLS: {
+                enabled: true,
+                certificateBoundAccessTokens: true,
+                selfSignedTlsClientAuth: true,
+                getCertificate: (ctx) => {
+                  const forwarded = ctx.get("x-ssl-client-cert");
+                  return forwarded ? decodeURIComponent(forwarded) : undefined;
+                },
+              },
+            }
+          : {}),
       },
+      ...(features.mtls
+        ? {
+            clientAuthMethods: ["client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none", "self_signed_tls_client_auth"],
+            discovery: {
+              mtls_endpoint_aliases: Object.fromEntries(
+                Object.entries({ token_endpoint: "/token", pushed_authorization_request_endpoint: "/request", userinfo_endpoint: "/me" }).map(
+                  ([name, path]) => [name, `${features.mtls!.endpointAliasesAt}${path}`],
+                ),
+              ),
+            },
+          }
+        : {}),
       issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
       rotateRefreshToken(ctx) {
         const policy = features.rotateRefreshToken ?? "public";

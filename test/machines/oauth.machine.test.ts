@@ -18,6 +18,7 @@ import { isPlainData, oauthCallback } from "./fixtures.js";
 import { runActor } from "./run-actor.js";
 
 const authorizationUrl = "https://github.example/login/oauth/authorize?client_id=app&code_challenge=abc";
+const pushedUrl = "https://github.example/login/oauth/authorize?client_id=app&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Ar1";
 const flowCookies: SetCookie[] = [
   { name: "__Secure-appauth.pkce.code_verifier", value: "sealed-verifier", options: { httpOnly: true, path: "/", maxAge: 900 } },
 ];
@@ -61,7 +62,8 @@ const oidcTokens = { access_token: "at", token_type: "bearer", id_token: idToken
 interface Effects {
   checkRequestLimit: (input: unknown) => Promise<LimitVerdict>;
   discoverEndpoints: (input: unknown) => Promise<void>;
-  createAuthorizationRequest: (input: unknown) => Promise<{ url: string; cookies: SetCookie[] }>;
+  createAuthorizationRequest: (input: unknown) => Promise<{ url: string; cookies: SetCookie[]; push?: boolean }>;
+  pushAuthorizationRequest: (input: unknown) => Promise<{ url: string }>;
   restoreChecks: (input: unknown) => Promise<{ checks: RestoredChecks; clearCookies: SetCookie[]; currentUserId?: string }>;
   validateCallback: (input: unknown) => Promise<CallbackParams>;
   exchangeCode: (input: unknown) => Promise<ExchangedTokens>;
@@ -85,6 +87,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
     checkRequestLimit: vi.fn(overrides.checkRequestLimit ?? (async (_: unknown): Promise<LimitVerdict> => ({ allowed: true, retryAfter: 0, counts: {} }))),
     discoverEndpoints: vi.fn(overrides.discoverEndpoints ?? (async () => undefined)),
     createAuthorizationRequest: vi.fn(overrides.createAuthorizationRequest ?? (async () => ({ url: authorizationUrl, cookies: flowCookies }))),
+    pushAuthorizationRequest: vi.fn(overrides.pushAuthorizationRequest ?? (async () => ({ url: pushedUrl }))),
     restoreChecks: vi.fn(overrides.restoreChecks ?? (async () => ({ checks, clearCookies }))),
     validateCallback: vi.fn(overrides.validateCallback ?? (async () => validated)),
     exchangeCode: vi.fn(overrides.exchangeCode ?? (async (): Promise<ExchangedTokens> => ({ tokens, keysPublished: false }))),
@@ -107,6 +110,7 @@ function fakes(world: World = nobodyKnown, overrides: Partial<Effects> = {}) {
       checkRequestLimit: fromPromise(({ input }) => effects.checkRequestLimit(input)),
       discoverEndpoints: fromPromise(({ input }) => effects.discoverEndpoints(input)),
       createAuthorizationRequest: fromPromise(({ input }) => effects.createAuthorizationRequest(input)),
+      pushAuthorizationRequest: fromPromise(({ input }) => effects.pushAuthorizationRequest(input)),
       restoreChecks: fromPromise(({ input }) => effects.restoreChecks(input)),
       validateCallback: fromPromise(({ input }) => effects.validateCallback(input)),
       exchangeCode: fromPromise(({ input }) => effects.exchangeCode(input)),
@@ -152,6 +156,35 @@ describe("OAuth machine", () => {
     });
     expect(effects.restoreChecks).not.toHaveBeenCalled();
     expect(emitted).toEqual([]);
+  });
+
+  it("a request to push goes to the provider first: the browser is sent with the request_uri URL, the check cookies kept", async () => {
+    const { machine, effects } = fakes(nobodyKnown, {
+      createAuthorizationRequest: async () => ({ url: authorizationUrl, cookies: flowCookies, push: true }),
+    });
+    const { value, context } = await redirect(machine);
+    expect(value).toBe("awaitingCallback");
+    expect(effects.pushAuthorizationRequest).toHaveBeenCalledWith({ providerId: "github", authorizationUrl });
+    expect((context as OAuthContext).authorizationUrl).toBe(pushedUrl);
+    expect((context as OAuthContext).flowCookies).toBe(flowCookies);
+  });
+
+  it("a pushed request the provider refuses ends the flow with its error, no redirect and no cookies", async () => {
+    const refused = new Error("invalid_client");
+    const { machine } = fakes(nobodyKnown, {
+      createAuthorizationRequest: async () => ({ url: authorizationUrl, cookies: flowCookies, push: true }),
+      pushAuthorizationRequest: () => Promise.reject(refused),
+    });
+    const { value, output, context } = await redirect(machine);
+    expect(value).toBe("failed");
+    expect(output).toEqual({ outcome: "refused", failure: { error: refused }, cookies: [] });
+    expect((context as OAuthContext).authorizationUrl).toBeUndefined();
+  });
+
+  it("a request not to push is never pushed", async () => {
+    const { machine, effects } = fakes();
+    await redirect(machine);
+    expect(effects.pushAuthorizationRequest).not.toHaveBeenCalled();
   });
 
   it("rests between the requests with a context that is plain data: it survives JSON unchanged", async () => {

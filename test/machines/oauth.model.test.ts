@@ -28,6 +28,7 @@ import { isPlainData, oauthCallback, requestLimitOutcomes, tooManyRequests } fro
 type Path = EffectPath<typeof machine>;
 
 const authorizationUrl = "https://github.example/login/oauth/authorize?client_id=app&code_challenge=abc";
+const pushedUrl = "https://github.example/login/oauth/authorize?client_id=app&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Ar1";
 const flowCookies: SetCookie[] = [
   { name: "__Secure-appauth.pkce.code_verifier", value: "sealed-verifier", options: { httpOnly: true, path: "/", maxAge: 900 } },
   { name: "__Secure-appauth.callback-url", value: "https://app.example/dashboard", options: { httpOnly: true, path: "/" } },
@@ -59,6 +60,7 @@ const created: AdapterUser = { id: "user-new", name: "Ada L.", email: "ada.l@exa
 
 const discoveryFailed = new Error("discoverEndpoints: the issuer is unreachable");
 const requestFailed = new Error("createAuthorizationRequest: no secret to seal the checks with");
+const pushRefused = new Error("pushAuthorizationRequest: invalid_client");
 const checksTampered = new Error("restoreChecks: the PKCE cookie does not open");
 const stateMismatch = new Error("validateCallback: state mismatch");
 const grantRejected = new Error("exchangeCode: invalid_grant");
@@ -81,8 +83,10 @@ const redirectOutcomes = {
   discoverEndpoints: [returns("finds the endpoints", () => undefined), throws("throws", discoveryFailed)],
   createAuthorizationRequest: [
     returns("makes the request", () => ({ url: authorizationUrl, cookies: flowCookies })),
+    returns("makes a request to push", () => ({ url: authorizationUrl, cookies: flowCookies, push: true })),
     throws("throws", requestFailed),
   ],
+  pushAuthorizationRequest: [returns("pushes it", () => ({ url: pushedUrl })), throws("throws", pushRefused)],
 };
 
 /** The second request: from the provider's answer to a session. The completion is a child machine. */
@@ -226,9 +230,11 @@ describe("OAuth: paths generated from the machine", () => {
   itCoversTheMachine(machine, { ...redirectOutcomes, ...callbackOutcomes }, allPaths, { resting: "oauth.awaitingCallback" });
 
   describe("the first request", () => {
-    it("rests in awaitingCallback on one path, and fails on the others", () => {
+    it("rests in awaitingCallback on two paths (the request sent as it is, or pushed first), and fails on the others", () => {
       expect(redirectPaths.map((path) => path.finalState).sort()).toEqual([
         "oauth.awaitingCallback",
+        "oauth.awaitingCallback",
+        "oauth.failed",
         "oauth.failed",
         "oauth.failed",
         "oauth.failed",
@@ -255,7 +261,9 @@ describe("OAuth: paths generated from the machine", () => {
           expect(played.status).toBe("active");
           expect(played.output).toBeUndefined();
           const context = played.context as OAuthContext;
-          expect(context.authorizationUrl).toBe(authorizationUrl);
+          // A pushed request sends the browser with its request_uri only.
+          const pushed = played.invoked.some((call) => call.effect === "pushAuthorizationRequest");
+          expect(context.authorizationUrl).toBe(pushed ? pushedUrl : authorizationUrl);
           expect(context.flowCookies).toBe(flowCookies);
           // What the callback restores is data: it could be stored as it is.
           expect(isPlainData(context)).toBe(true);
