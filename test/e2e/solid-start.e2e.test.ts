@@ -113,7 +113,7 @@ describe.runIf(hasChromium)("the SolidStart example in Chromium", BROWSER_SUITE,
     await page.getByRole("link", { name: "Protected area" }).click();
     // Polled, not waitForURL: once in CI a navigation waitForURL watched was aborted by the next one
     // (net::ERR_ABORTED) although the browser did land on the sign-in page. What matters is where it lands.
-    await eventually(() => new URL(page.url()).pathname).toBe("/api/auth/signin");
+    await eventually(async () => new URL(page.url()).pathname).toBe("/api/auth/signin");
     await page.waitForLoadState();
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(url("/protected"));
     await eventually(() => page.locator('section[data-provider-type="credentials"]').count()).toBe(1);
