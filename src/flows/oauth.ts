@@ -7,6 +7,7 @@ import * as oauth from "oauth4webapi";
 import {
   oauthMachine,
   type CallbackParams,
+  type DPoPNonceAsked,
   type ExchangedTokens,
   type OAuthCallbackEvent,
   type OAuthContext,
@@ -49,6 +50,8 @@ import { flowRoute } from "./flow-route.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 import { callbackParamsOf, searchParamsOf } from "../oauth/callback-params.js";
 import { fetchOAuthUserinfo, fetchOidcUserinfo } from "../oauth/userinfo.js";
+import { createDPoPKey, dpopTokenRequest } from "../oauth/dpop.js";
+import { dpopAlgorithmOf } from "../oauth/dpop-options.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
 const RESERVED_PARAMS = new Set([
@@ -188,7 +191,12 @@ export function bindOAuth(rt: Runtime) {
         callbackParamsOf(await validatedAnswer(oauthProvider(rt, input.providerId), input.params, input.checks)),
       ),
 
-      exchangeCode: fromEffect(async ({ input }): Promise<ExchangedTokens> => {
+      createDPoPKey: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        return createDPoPKey(rt, provider, await serverOf(provider));
+      }),
+
+      exchangeCode: fromEffect(async ({ input }): Promise<ExchangedTokens | DPoPNonceAsked> => {
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const { checks } = input;
@@ -196,19 +204,33 @@ export function bindOAuth(rt: Runtime) {
         const extra = endpointParams(provider.token);
         // oauth4webapi exchanges only an answer it validated itself (a marked object, not data): the
         // validated answer kept in the context is validated again, to the same result.
-        const response = await oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          await clientAuthOf(provider),
-          await validatedAnswer(provider, input.callbackParams, checks),
-          checks.redirectUri,
-          checks.codeVerifier ?? oauth.nopkce,
-          { ...httpOptions(provider, as.token_endpoint), ...(Object.keys(extra).length ? { additionalParameters: extra } : {}) },
-        );
-        const result = await oauth.processAuthorizationCodeResponse(await idTokenServer(provider, as, response), client, response, {
-          expectedNonce: checks.nonce ?? oauth.expectNoNonce,
-          requireIdToken: provider.type === "oidc",
-        });
+        const send = async (DPoP?: oauth.DPoPHandle) =>
+          oauth.authorizationCodeGrantRequest(
+            as,
+            client,
+            await clientAuthOf(provider),
+            await validatedAnswer(provider, input.callbackParams, checks),
+            checks.redirectUri,
+            checks.codeVerifier ?? oauth.nopkce,
+            {
+              ...httpOptions(provider, as.token_endpoint),
+              ...(Object.keys(extra).length ? { additionalParameters: extra } : {}),
+              ...(DPoP ? { DPoP } : {}),
+            },
+          );
+        const check = async (response: Response) =>
+          oauth.processAuthorizationCodeResponse(await idTokenServer(provider, as, response), client, response, {
+            expectedNonce: checks.nonce ?? oauth.expectNoNonce,
+            requireIdToken: provider.type === "oidc",
+          });
+        let result: oauth.TokenEndpointResponse;
+        if (input.dpop) {
+          const answered = await dpopTokenRequest(rt, provider.id, { client, dpop: input.dpop }, send, check);
+          if ("nonce" in answered) return { dpopNonce: answered.nonce };
+          result = answered.result;
+        } else {
+          result = await check(await send());
+        }
         const claims = oauth.getValidatedIdTokenClaims(result);
         return {
           tokens: normaliseTokens(result as unknown as Record<string, unknown>, Date.now()),
@@ -300,6 +322,7 @@ function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConf
     idTokenProfile: provider.type === "oidc" && provider.idToken !== false,
     customTokenRequest: typeof provider.token === "object" && typeof provider.token?.request === "function",
     customUserinfoRequest: typeof provider.userinfo === "object" && typeof provider.userinfo?.request === "function",
+    dpop: dpopAlgorithmOf(provider) !== undefined,
     hasAdapter: rt.adapter !== undefined,
     updatesAccountTokens: rt.federation.storesTokens,
     request: requestFacts(ctx),
