@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { calculateJwkThumbprint, compactDecrypt, type JWK } from "jose";
 import { SECRET } from "../../helpers/config.js";
-import type { TestProvider } from "../../helpers/oidc-provider.js";
-import { introspect } from "../../helpers/dpop-resource-server.js";
-import { CONFIDENTIAL_CLIENT } from "../../helpers/oidc-provider.js";
+import { CONFIDENTIAL_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
+import { introspect, startResourceServer, type ResourceServer } from "../../helpers/dpop-resource-server.js";
+import type { TestClient } from "../../helpers/test-client.js";
 import { sqliteAdapter } from "../../../src/adapters/sqlite/index.js";
 import type { OIDCConfig } from "../../../src/providers/oauth-types.js";
 import { refreshingProvider } from "../refresh/fixtures.js";
@@ -48,4 +48,24 @@ export async function sqliteStore() {
   const adapter = sqliteAdapter(join(dir, "auth.db"));
   await adapter.migrate();
   return adapter;
+}
+
+/** The test OP with DPoP and nonces, and a resource server that asks for nonces too; `close()` stops both. */
+export async function startDpopWorld(): Promise<{ op: TestProvider; rs: ResourceServer; close(): Promise<void> }> {
+  const op = await startTestProvider({ features: { dpop: { nonces: true } } });
+  const rs = await startResourceServer({ op, introspector: CONFIDENTIAL_CLIENT, nonces: true });
+  return {
+    op,
+    rs,
+    async close() {
+      await rs.close();
+      await op.close();
+    },
+  };
+}
+
+/** The browser's request to the application, as a server route would receive it. */
+export function appRequest(client: TestClient): Request {
+  const cookie = client.cookieHeader();
+  return new Request(client.url("/anything"), cookie ? { headers: { cookie } } : {});
 }

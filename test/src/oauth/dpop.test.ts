@@ -6,41 +6,37 @@
  */
 import type { InspectionEvent } from "xstate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFIDENTIAL_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
-import { startResourceServer, type ResourceServer } from "../../helpers/dpop-resource-server.js";
+import type { TestProvider } from "../../helpers/oidc-provider.js";
+import type { ResourceServer } from "../../helpers/dpop-resource-server.js";
 import { TestClient } from "../../helpers/test-client.js";
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import type { OwnedSqlAdapter } from "../../../src/adapters/sqlite/index.js";
 import { fetchWithDPoP } from "../../../src/dpop/index.js";
-import { expectSignedInAs, oauthConfig, signInThroughOp } from "./fixtures.js";
+import { expectSignedInAs, oauthConfig, recordingFetch, signInThroughOp } from "./fixtures.js";
+import { customFetch } from "../../../src/symbols.js";
 import { expireJwtAccessToken, tokenOf } from "../refresh/fixtures.js";
-import { boundTo, dpopProvider, sqliteStore, thumbprintOfSealed } from "./dpop-fixtures.js";
+import { appRequest, boundTo, dpopProvider, startDpopWorld, sqliteStore, thumbprintOfSealed } from "./dpop-fixtures.js";
 import type { TestConfig } from "../../helpers/config.js";
-
-/** The browser's request to the application, as a server route would receive it. */
-function appRequest(client: TestClient): Request {
-  const cookie = client.cookieHeader();
-  return new Request(client.url("/anything"), cookie ? { headers: { cookie } } : {});
-}
 
 describe("DPoP against a real OP that asks for nonces", () => {
   let op: TestProvider;
   let rs: ResourceServer;
+  let world: Awaited<ReturnType<typeof startDpopWorld>>;
 
   beforeAll(async () => {
-    op = await startTestProvider({ features: { dpop: { nonces: true } } });
-    rs = await startResourceServer({ op, introspector: CONFIDENTIAL_CLIENT, nonces: true });
+    world = await startDpopWorld();
+    ({ op, rs } = world);
   });
-  afterAll(async () => {
-    await rs.close();
-    await op.close();
-  });
+  afterAll(() => world.close());
 
   describe("JWT sessions", () => {
     it("signs in with tokens bound to the sign-in's key, after one use_dpop_nonce retry the OAuth machine shows as a state", async () => {
       const states: unknown[] = [];
-      const config = oauthConfig([dpopProvider(op)], {
+      const inspected: InspectionEvent[] = [];
+      const recorder = recordingFetch();
+      const config = oauthConfig([dpopProvider(op, { [customFetch]: recorder })], {
         inspect: (event: InspectionEvent) => {
+          inspected.push(event);
           const seen = event as { type: string; actorRef: { logic?: { config?: { id?: string } } }; snapshot?: { value?: unknown } };
           if (seen.type === "@xstate.snapshot" && seen.actorRef.logic?.config?.id === "oauth") states.push(seen.snapshot?.value);
         },
@@ -58,6 +54,12 @@ describe("DPoP against a real OP that asks for nonces", () => {
       expect(account!.dpop_jwk).not.toContain('"d"');
       const bound = await boundTo(op, account!.access_token!);
       expect(bound).toMatchObject({ active: true, jkt: await thumbprintOfSealed(account!.dpop_jwk!) });
+
+      // The inspector sees neither the key nor a proof (two token requests: the first, and the nonce retry).
+      const proofs = recorder.requests.map((request) => request.headers.get("dpop")).filter((proof) => proof !== null);
+      expect(proofs).toHaveLength(2);
+      const wire = JSON.stringify(inspected);
+      for (const secret of [account!.dpop_jwk!, ...proofs]) expect(wire).not.toContain(secret);
     });
 
     it("refreshes an expired access token with a proof of the same key: the new token is bound to the same thumbprint", async () => {
