@@ -263,6 +263,7 @@ export class DPoPError extends AuthError {
   static override type: ErrorType = "DPoPError";
   /** What went wrong, from a closed set. */
   readonly code: DPoPErrorCode;
+  /** Why it was refused, a message for the log, and optionally a `cause`. */
   constructor(code: DPoPErrorCode, message: string, options?: AuthErrorOptions) {
     super(message, options);
     this.code = code;

@@ -23,7 +23,9 @@ import type { AuthConfigInput, SessionAccount } from "../types.js";
 export interface DPoPFetchInit {
   /** Default `GET`. */
   method?: string;
+  /** Headers of the request; `Authorization` and `DPoP` are set by the helper. */
   headers?: HeadersInit;
+  /** The request's body: one that can be sent again (no stream), for the nonce retry. */
   body?: string | URLSearchParams | Uint8Array | ArrayBuffer | null;
   /** The provider whose token to use, when a session could hold another's (default: the session's account). */
   provider?: string;

@@ -14,7 +14,7 @@ import {
 } from "../../machines/token-refresh.machine.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { bound, type Runtime } from "../config/runtime.js";
-import { AdapterError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
+import { AdapterError, DPoPError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
 import { clientAuthOf, clientOf, httpOptions } from "../oauth/client.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -23,6 +23,7 @@ import type { AdapterAccount } from "../types.js";
 import { normaliseTokens, oauthProvider } from "./oauth.js";
 import { runFlow } from "./run.js";
 import { refreshWithDPoP } from "../dpop/refresh.js";
+import { dpopAlgorithmOf } from "../oauth/dpop-options.js";
 
 /** The token fields a refresh renews (and a stored account gives back). */
 const TOKEN_FIELDS = [...REFRESHED_FIELDS, "id_token"] as const;
@@ -78,6 +79,10 @@ export function bindTokenRefresh(rt: Runtime) {
         const as = await serverOf(provider);
         if (!as.token_endpoint) throw new OAuthCallbackError(`${provider.id} has no token endpoint to refresh at.`);
         const client = clientOf(provider);
+        // Fail closed: a DPoP provider's refresh without the key would trade bound tokens for bearer ones.
+        if (dpopAlgorithmOf(provider) && !input.dpopKey) {
+          throw new DPoPError("key_unavailable", `The ${provider.id} account has no DPoP key to refresh its tokens with: sign in again.`);
+        }
         const send = async (DPoP?: oauth.DPoPHandle) =>
           oauth.refreshTokenGrantRequest(as, client, await clientAuthOf(provider), input.refreshToken, {
             ...httpOptions(provider, as.token_endpoint),

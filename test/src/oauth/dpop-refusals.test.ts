@@ -7,7 +7,8 @@
 import { generateKeyPair } from "jose";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestConfig } from "../../helpers/config.js";
+import { SECRET, SESSION_COOKIE, type TestConfig } from "../../helpers/config.js";
+import { encode } from "../../../src/jwt/token.js";
 import { PUBLIC_CLIENT, startTestProvider, type TestProvider } from "../../helpers/oidc-provider.js";
 import type { ResourceServer } from "../../helpers/dpop-resource-server.js";
 import { TestClient } from "../../helpers/test-client.js";
@@ -228,6 +229,19 @@ describe("DPoP refusals against a real OP that asks for nonces", () => {
       const refusal = oauth.isDPoPNonceError(first) ? await grant().catch((error: unknown) => error) : first;
       expect(refusal).toBeInstanceOf(oauth.ResponseBodyError);
       expect((refusal as oauth.ResponseBodyError).error).toMatch(/invalid_grant|invalid_dpop_proof/);
+    });
+
+    it("never refreshes a DPoP account without its key (no bearer downgrade): the session says so and the OP sees no grant", async () => {
+      const client = new TestClient(oauthConfig([dpopProvider(op)]));
+      await signInThroughOp(op, client);
+      const token = await tokenOf(client);
+      const { dpop_jwk: _key, ...keyless } = token.account!;
+      const stripped = { ...token, account: { ...keyless, expires_at: Math.floor(Date.now() / 1000) - 5 } };
+      client.setCookie(SESSION_COOKIE, encodeURIComponent(await encode({ token: stripped, secret: SECRET, salt: SESSION_COOKIE })));
+      const grants = op.grants.refresh_token ?? 0;
+
+      expect(await client.session()).toMatchObject({ user: { email: "ada@example.com" }, error: "RefreshTokenUnavailable" });
+      expect(op.grants.refresh_token ?? 0).toBe(grants);
     });
 
     it("throws no_bound_account for a visitor with no session, and for a session whose account is not DPoP-bound", async () => {
