@@ -89,8 +89,9 @@ describe("the module graph of appauth/next/middleware (issue 19: a middleware th
     const reached = [...graph.files].filter(
       (file) =>
         ["src/handler.ts", "src/server/actions.ts", "src/flows/token-refresh.ts", "src/flows/token-refresh-loader.ts", "src/flows/pages.ts"].includes(file) ||
-        // The transport rule (src/oauth/transport.ts) is config validation, not the OAuth client.
-        (/^src\/(pages|oauth|email|providers|adapters)\//.test(file) && file !== "src/oauth/transport.ts") ||
+        // The transport rule (src/oauth/transport.ts) and the dpop option's check (src/oauth/dpop-options.ts,
+        // no protocol library) are config validation, not the OAuth client.
+        (/^src\/(pages|oauth|email|providers|adapters)\//.test(file) && !["src/oauth/transport.ts", "src/oauth/dpop-options.ts"].includes(file)) ||
         /^src\/flows\/(oauth|email|webauthn|signout|credentials-signin|backchannel-logout)\.ts$/.test(file),
     );
     expect(reached).toEqual([]);
