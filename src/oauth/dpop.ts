@@ -171,7 +171,8 @@ export async function dpopTokenRequest<T extends { token_type?: unknown }>(
     const nonce = askedNonce(error, response);
     if (nonce === undefined) throw error;
     if (options.dpop.nonce !== undefined || nonce === "") {
-      throw new DPoPError("use_dpop_nonce", `${providerId} asked for a DPoP nonce again after the retry with the one it gave.`, { cause: error });
+      const why = nonce === "" ? "named none in a DPoP-Nonce header" : "asked again after the retry with the one it gave";
+      throw new DPoPError("use_dpop_nonce", `${providerId} asked for a DPoP nonce and ${why}.`, { cause: error });
     }
     return { nonce };
   }
