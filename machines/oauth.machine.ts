@@ -9,6 +9,10 @@
  * provider's own request), the ID token checked, the profile read (from the ID token's claims or a
  * userinfo request) and mapped, and the shared sign-in completion issues the session. What passes
  * between the steps (tokens, claims, the raw profile) is data in the context.
+ *
+ * A provider with DPoP (RFC 9449) gets a key pair made just before the code exchange (its first
+ * use), kept sealed in the context and stored with the account; when the token endpoint asks for a
+ * nonce (`use_dpop_nonce`), the exchange is made once more with it, as a state of its own.
  */
 import { assign, enqueueActions, setup } from "xstate";
 import type { Account, Profile, User } from "../src/types.js";
@@ -50,6 +54,8 @@ export interface OAuthInput {
   customTokenRequest: boolean;
   /** The provider reads the profile with a request of its own (`userinfo.request`). */
   customUserinfoRequest: boolean;
+  /** The provider binds its tokens to a key pair of this sign-in (DPoP, RFC 9449). */
+  dpop?: boolean;
   /** Where the person asked to go afterwards (untrusted until judged by the redirect callback). */
   callbackUrl: string;
   /** Extra authorization request parameters asked for by the application (never the protocol's own). */
@@ -69,6 +75,17 @@ export interface RestoredChecks {
   callbackUrl: string;
   /** The redirect_uri the authorization request used (it differs from ours behind a redirect proxy). */
   redirectUri: string;
+}
+
+/** The token endpoint refused the DPoP proof for want of a nonce it now names: the exchange is made again with it. */
+export interface DPoPNonceAsked {
+  dpopNonce: string;
+}
+
+/** The DPoP part of a token request: the sealed key pair of this sign-in, and the nonce asked for. */
+export interface DPoPProof {
+  key: string;
+  nonce?: string;
 }
 
 /** What the standard code exchange returns, its answer checked by oauth4webapi. */
@@ -97,6 +114,10 @@ export interface OAuthContext extends OAuthInput, CompletionResult {
   callbackParams?: CallbackParams;
   checks?: RestoredChecks;
   tokens?: Record<string, unknown>;
+  /** DPoP: this sign-in's key pair, sealed with the secret (stored with the account as `dpop_jwk`). */
+  dpopKey?: string;
+  /** DPoP: the nonce the token endpoint asked for. */
+  dpopNonce?: string;
   /** The ID token's checked claims: an OIDC profile, and the `sub` a userinfo answer must match. */
   idTokenClaims?: Record<string, unknown>;
   /** The profile as the provider gave it, before `profile()` maps it. */
@@ -142,11 +163,32 @@ function accountOf(context: OAuthContext, fields: Record<string, unknown>): Acco
   const shaped = { ...fields };
   // token_type is case-insensitive (RFC 6749 §5.1): stored lowercased, whatever account() picked.
   if (typeof shaped.token_type === "string") shaped.token_type = shaped.token_type.toLowerCase();
+  // DPoP: the key the tokens are bound to goes with them, whatever account() picked.
+  if (context.dpopKey) shaped.dpop_jwk = context.dpopKey;
   return { ...shaped, provider: context.providerId, type: context.providerType, providerAccountId: String(context.user!.id) } as Account;
+}
+
+/** The code exchange's input: the validated answer and checks, and with DPoP the key and any nonce asked for. */
+function exchangeInput(context: OAuthContext) {
+  const dpop = context.dpopKey ? { dpop: { key: context.dpopKey, ...(context.dpopNonce ? { nonce: context.dpopNonce } : {}) } } : {};
+  return { providerId: context.providerId, callbackParams: context.callbackParams!, checks: context.checks!, ...dpop };
 }
 
 const asCallbackError = ({ event }: { event: { error: unknown } }) => ({ error: event.error, as: "OAuthCallbackError" as const });
 const asItIs = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
+
+/** Where an exchange that returned tokens goes: the ID token's signature, or straight to the profile. */
+const exchanged = [
+  {
+    guard: { type: "idTokenToVerify", params: ({ event }: { event: { output: unknown } }) => event.output as ExchangedTokens },
+    target: "verifyingIdToken",
+    actions: { type: "rememberExchange", params: ({ event }: { event: { output: unknown } }) => event.output as ExchangedTokens },
+  },
+  {
+    target: "choosingProfileSource",
+    actions: { type: "rememberExchange", params: ({ event }: { event: { output: unknown } }) => event.output as ExchangedTokens },
+  },
+] as const;
 
 export const oauthMachine = setup({
   types: {
@@ -171,9 +213,11 @@ export const oauthMachine = setup({
     validateCallback: effect<CallbackParams, { providerId: string; params: CallbackParams; checks: RestoredChecks }>(
       "validateCallback",
     ),
-    exchangeCode: effect<ExchangedTokens, { providerId: string; callbackParams: CallbackParams; checks: RestoredChecks }>(
-      "exchangeCode",
-    ),
+    createDPoPKey: effect<string, { providerId: string }>("createDPoPKey"),
+    exchangeCode: effect<
+      ExchangedTokens | DPoPNonceAsked,
+      { providerId: string; callbackParams: CallbackParams; checks: RestoredChecks; dpop?: DPoPProof }
+    >("exchangeCode"),
     exchangeCodeCustom: effect<Tokens, { providerId: string; callbackParams: CallbackParams; checks: RestoredChecks }>(
       "exchangeCodeCustom",
     ),
@@ -217,6 +261,8 @@ export const oauthMachine = setup({
       ...(exchanged.idTokenClaims ? { idTokenClaims: exchanged.idTokenClaims } : {}),
     })),
     rememberTokens: assign((_, tokens: Tokens) => ({ tokens })),
+    rememberDPoPKey: assign((_, dpopKey: string) => ({ dpopKey })),
+    rememberDPoPNonce: assign((_, asked: DPoPNonceAsked) => ({ dpopNonce: asked.dpopNonce })),
     rememberIdTokenClaims: assign((_, idTokenClaims: Record<string, unknown>) => ({ idTokenClaims })),
     readIdTokenProfile: assign(({ context }) => ({
       profile: { ...context.idTokenClaims, ...formPostUser(context.callbackParams ?? {}) } as Profile,
@@ -238,6 +284,9 @@ export const oauthMachine = setup({
     // PAR (RFC 9126): configured, or required by the provider's metadata.
     requestToPush: (_, made: AuthorizationRequest) => made.push === true,
     customTokenRequest: ({ context }) => context.customTokenRequest,
+    dpop: ({ context }) => context.dpop === true,
+    // RFC 9449 §8: the server names the nonce to put in the proof; the exchange is retried once with it.
+    dpopNonceAsked: (_, exchanged: ExchangedTokens | DPoPNonceAsked) => "dpopNonce" in exchanged,
     // OIDC: the ID token's signature is always checked. A plain OAuth 2 provider's ID token is not
     // used for the profile; it is checked when the provider publishes its keys.
     idTokenToVerify: ({ context }, exchanged: ExchangedTokens) =>
@@ -330,8 +379,18 @@ export const oauthMachine = setup({
             target: "exchangingCodeCustom",
             actions: { type: "rememberValidatedParams", params: ({ event }) => event.output },
           },
+          { guard: "dpop", target: "creatingDPoPKey", actions: { type: "rememberValidatedParams", params: ({ event }) => event.output } },
           { target: "exchangingCode", actions: { type: "rememberValidatedParams", params: ({ event }) => event.output } },
         ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    // DPoP: this sign-in's key pair, made at its first use (the code exchange) and sealed.
+    creatingDPoPKey: {
+      invoke: {
+        src: "createDPoPKey",
+        input: ({ context }) => ({ providerId: context.providerId }),
+        onDone: { target: "exchangingCode", actions: { type: "rememberDPoPKey", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
       },
     },
@@ -339,14 +398,30 @@ export const oauthMachine = setup({
     exchangingCode: {
       invoke: {
         src: "exchangeCode",
-        input: ({ context }) => ({ providerId: context.providerId, callbackParams: context.callbackParams!, checks: context.checks! }),
+        input: ({ context }) => exchangeInput(context),
         onDone: [
           {
-            guard: { type: "idTokenToVerify", params: ({ event }) => event.output },
-            target: "verifyingIdToken",
-            actions: { type: "rememberExchange", params: ({ event }) => event.output },
+            guard: { type: "dpopNonceAsked", params: ({ event }) => event.output },
+            target: "retryingWithDPoPNonce",
+            actions: { type: "rememberDPoPNonce", params: ({ event }) => event.output as DPoPNonceAsked },
           },
-          { target: "choosingProfileSource", actions: { type: "rememberExchange", params: ({ event }) => event.output } },
+          ...exchanged,
+        ],
+        onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
+      },
+    },
+    // The same exchange, once more, with the nonce the token endpoint named; asked again, it is refused.
+    retryingWithDPoPNonce: {
+      invoke: {
+        src: "exchangeCode",
+        input: ({ context }) => exchangeInput(context),
+        onDone: [
+          {
+            guard: { type: "dpopNonceAsked", params: ({ event }) => event.output },
+            target: "failed",
+            actions: { type: "recordFailure", params: ({ event }) => ({ error: event.output, as: "OAuthCallbackError" as const }) },
+          },
+          ...exchanged,
         ],
         onError: { target: "failed", actions: { type: "recordFailure", params: asCallbackError } },
       },

@@ -20,6 +20,8 @@ export interface RefreshTokens {
   token_type?: string;
   scope?: string;
   id_token?: string;
+  /** DPoP: the sealed key pair the tokens are bound to; the refresh proves possession of it, and keeps it. */
+  dpop_jwk?: string;
 }
 
 export interface TokenRefreshInput {
@@ -79,7 +81,7 @@ export const tokenRefreshMachine = setup({
   actors: {
     acquireLease: effect<boolean, { key: string; holder: string; expires: number }>("acquireLease"),
     readStoredTokens: effect<RefreshTokens | null, AccountRef>("readStoredTokens"),
-    refreshGrant: effect<GrantResult, { provider: string; refreshToken: string }>("refreshGrant"),
+    refreshGrant: effect<GrantResult, { provider: string; refreshToken: string; dpopKey?: string }>("refreshGrant"),
     storeTokens: effect<void, AccountRef & { tokens: RefreshTokens }>("storeTokens"),
     storeRefusal: effect<void, AccountRef>("storeRefusal"),
     awaitPeer: effect<RefreshTokens | null, AccountRef & { previous: RefreshTokens; until: number }>("awaitPeer"),
@@ -190,7 +192,11 @@ export const tokenRefreshMachine = setup({
     granting: {
       invoke: {
         src: "refreshGrant",
-        input: ({ context }) => ({ provider: context.provider, refreshToken: context.tokens.refresh_token! }),
+        input: ({ context }) => ({
+          provider: context.provider,
+          refreshToken: context.tokens.refresh_token!,
+          ...(context.tokens.dpop_jwk ? { dpopKey: context.tokens.dpop_jwk } : {}),
+        }),
         onDone: [
           {
             guard: { type: "granted", params: ({ event }) => event.output },

@@ -11,6 +11,7 @@ export type ErrorType =
   | "CallbackRouteError"
   | "Configuration"
   | "CredentialsSignin"
+  | "DPoPError"
   | "ErrorPageLoop"
   | "EventError"
   | "ExperimentalFeatureNotEnabled"
@@ -238,6 +239,35 @@ export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin";
   /** Put in the `code` query parameter of the redirect to the sign-in page. */
   override code = "credentials";
+}
+
+/** Why a DPoP exchange or resource call was refused (RFC 9449); a closed set, so `switch (err.code)` narrows. */
+export type DPoPErrorCode =
+  /** The server answered a DPoP request with another token type (`Bearer`): the token is not bound to our key. */
+  | "token_type_mismatch"
+  /** The server asked for a nonce again after the one retry with the nonce it gave (or gave none to use). */
+  | "use_dpop_nonce"
+  /** The account has a DPoP-bound token but no key to prove it with (not stored, or sealed with an unknown secret). */
+  | "key_unavailable"
+  /** The discovery document lists the DPoP algorithms it accepts, and the configured one is not among them. */
+  | "algorithm_not_supported"
+  /** No signed-in session with a DPoP-bound account of the provider to call the resource with. */
+  | "no_bound_account";
+
+/**
+ * A DPoP (RFC 9449) step refused: the token exchange, a refresh, or a call to a resource server
+ * with a DPoP-bound access token. During sign-in it is the cause of the `OAuthCallbackError` the
+ * browser is sent to the sign-in page with; `fetchWithDPoP` throws it as it is.
+ */
+export class DPoPError extends AuthError {
+  static override type: ErrorType = "DPoPError";
+  /** What went wrong, from a closed set. */
+  readonly code: DPoPErrorCode;
+  /** Why it was refused, a message for the log, and optionally a `cause`. */
+  constructor(code: DPoPErrorCode, message: string, options?: AuthErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
 }
 
 /**

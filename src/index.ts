@@ -15,9 +15,9 @@ export {
   RefreshTokenError, SessionTokenError, SignOutError, UnknownAction, BasePathMismatch, UnsupportedStrategy,
   UntrustedHost, Verification, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError,
   EmailSignInError, AccountNotLinked, WebAuthnVerificationError, UnknownPasskey, CredentialsSignin,
-  RateLimited,
+  RateLimited, DPoPError,
 } from "./errors.js";
-export type { ErrorType, AuthErrorOptions } from "./errors.js";
+export type { ErrorType, AuthErrorOptions, DPoPErrorCode } from "./errors.js";
 // The public types; `InternalProvider` (a provider as the library holds it at run time) is not one.
 export type {
   Awaitable, ProviderType, User, AdapterUser, DefaultSession, SessionError, SessionAccount, Session,

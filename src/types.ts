@@ -81,6 +81,8 @@ export interface SessionAccount {
   scope?: string;
   /** Kept for RP-initiated logout (`id_token_hint`). */
   id_token?: string;
+  /** DPoP (RFC 9449): the key pair the tokens are bound to, sealed with the secret. */
+  dpop_jwk?: string;
   /** The OpenID Provider's session id (the ID token's `sid`). */
   sid?: string;
   /** Set when the refresh token was refused: the access token can no longer be renewed. */
@@ -170,6 +172,8 @@ export interface Account {
   authorization_details?: unknown[];
   /** The OpenID Provider's session state, when it sends one. */
   session_state?: string;
+  /** DPoP (RFC 9449): the key pair the tokens are bound to, sealed with the secret (never a usable key without it). */
+  dpop_jwk?: string;
   [key: string]: unknown;
 }
 

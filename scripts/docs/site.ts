@@ -30,6 +30,7 @@ const PAGE_ORDER: Record<string, number> = {
   "concepts/logout.md": 9,
   "concepts/testing.md": 10,
   "concepts/rate-limits.md": 11,
+  "concepts/dpop.md": 12,
 };
 
 function sectionOf(file: string): Section {

@@ -9,6 +9,7 @@ import { InvalidConfiguration, MissingAdapterMethods } from "../errors.js";
 import { checkTransport } from "../oauth/transport.js";
 import type { OAuthProviderConfig } from "../providers/oauth-types.js";
 import type { Adapter, LoggerInstance, ProviderConfig } from "../types.js";
+import { checkDpopOption } from "../oauth/dpop-options.js";
 
 /** Seconds before `expires_at` at which an access token counts as expired. */
 export const DEFAULT_REFRESH_MARGIN = 60;
@@ -51,6 +52,7 @@ export function resolveFederation(
 
   for (const provider of providers.filter(isOAuth)) {
     const where = `providers (${provider.id})`;
+    checkDpopOption(provider);
     const option = provider.refresh ?? true;
     if (option !== false) {
       const margin = typeof option === "object" ? (option.margin ?? DEFAULT_REFRESH_MARGIN) : DEFAULT_REFRESH_MARGIN;

@@ -61,6 +61,7 @@ const SHARED: readonly string[] = [
 
 const credentialsSignIn: readonly Entry<CredentialsSignInContext>[] = ["providerId", "hasAdapter"];
 const email: readonly Entry<EmailContext>[] = ["providerId", "expires"];
+// Never listed: the sealed DPoP key (`dpopKey`, an account's `dpop_jwk`) and the proofs, which live only in effects.
 const oauth: readonly Entry<OAuthContext>[] = ["providerId", "providerType", "emailVerified", "hasAdapter"];
 const signInCompletion: readonly Entry<SignInCompletionContext>[] = ["isNewUser", "emailVerified", "hasAdapter"];
 const webauthn: readonly Entry<WebAuthnContext>[] = ["providerId", "requestedAction", "action", "newCounter"];

@@ -8,6 +8,7 @@ import {
   oauthMachine,
   type CallbackParams,
   type AuthorizationRequest,
+  type DPoPNonceAsked,
   type ExchangedTokens,
   type OAuthCallbackEvent,
   type OAuthContext,
@@ -53,6 +54,8 @@ import { fetchOAuthUserinfo, fetchOidcUserinfo } from "../oauth/userinfo.js";
 import { pushAuthorizationRequest, pushesAuthorizationRequests } from "../oauth/par.js";
 import { requestObjectParams, usesRequestObject } from "../oauth/request-object.js";
 import { isFormPostMode, usesJarm, validateJarmAnswer } from "../oauth/jarm.js";
+import { createDPoPKey, dpopTokenRequest } from "../oauth/dpop.js";
+import { dpopAlgorithmOf } from "../oauth/dpop-options.js";
 
 /** Parameters of the authorization request that belong to the protocol: never taken from the application. */
 const RESERVED_PARAMS = new Set([
@@ -208,7 +211,12 @@ export function bindOAuth(rt: Runtime) {
         callbackParamsOf(await validatedCallback(oauthProvider(rt, input.providerId), input.params, input.checks)),
       ),
 
-      exchangeCode: fromEffect(async ({ input }): Promise<ExchangedTokens> => {
+      createDPoPKey: fromEffect(async ({ input }) => {
+        const provider = oauthProvider(rt, input.providerId);
+        return createDPoPKey(rt, provider, await serverOf(provider));
+      }),
+
+      exchangeCode: fromEffect(async ({ input }): Promise<ExchangedTokens | DPoPNonceAsked> => {
         const provider = oauthProvider(rt, input.providerId);
         const as = await serverOf(provider);
         const { checks } = input;
@@ -217,19 +225,33 @@ export function bindOAuth(rt: Runtime) {
         // oauth4webapi exchanges only an answer it validated itself (a marked object, not data): the
         // validated answer kept in the context is validated again, to the same result (for JARM, the
         // checked JWT's parameters, which carry the same state and iss).
-        const response = await oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          await clientAuthOf(provider),
-          await validatedAnswer(provider, input.callbackParams, checks),
-          checks.redirectUri,
-          checks.codeVerifier ?? oauth.nopkce,
-          { ...httpOptions(provider, as.token_endpoint), ...(Object.keys(extra).length ? { additionalParameters: extra } : {}) },
-        );
-        const result = await oauth.processAuthorizationCodeResponse(await idTokenServer(provider, as, response), client, response, {
-          expectedNonce: checks.nonce ?? oauth.expectNoNonce,
-          requireIdToken: provider.type === "oidc",
-        });
+        const send = async (DPoP?: oauth.DPoPHandle) =>
+          oauth.authorizationCodeGrantRequest(
+            as,
+            client,
+            await clientAuthOf(provider),
+            await validatedAnswer(provider, input.callbackParams, checks),
+            checks.redirectUri,
+            checks.codeVerifier ?? oauth.nopkce,
+            {
+              ...httpOptions(provider, as.token_endpoint),
+              ...(Object.keys(extra).length ? { additionalParameters: extra } : {}),
+              ...(DPoP ? { DPoP } : {}),
+            },
+          );
+        const check = async (response: Response) =>
+          oauth.processAuthorizationCodeResponse(await idTokenServer(provider, as, response), client, response, {
+            expectedNonce: checks.nonce ?? oauth.expectNoNonce,
+            requireIdToken: provider.type === "oidc",
+          });
+        let result: oauth.TokenEndpointResponse;
+        if (input.dpop) {
+          const answered = await dpopTokenRequest(rt, provider.id, { client, dpop: input.dpop }, send, check);
+          if ("nonce" in answered) return { dpopNonce: answered.nonce };
+          result = answered.result;
+        } else {
+          result = await check(await send());
+        }
         const claims = oauth.getValidatedIdTokenClaims(result);
         return {
           tokens: normaliseTokens(result as unknown as Record<string, unknown>, Date.now()),
@@ -321,6 +343,7 @@ function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConf
     idTokenProfile: provider.type === "oidc" && provider.idToken !== false,
     customTokenRequest: typeof provider.token === "object" && typeof provider.token?.request === "function",
     customUserinfoRequest: typeof provider.userinfo === "object" && typeof provider.userinfo?.request === "function",
+    dpop: dpopAlgorithmOf(provider) !== undefined,
     hasAdapter: rt.adapter !== undefined,
     updatesAccountTokens: rt.federation.storesTokens,
     request: requestFacts(ctx),

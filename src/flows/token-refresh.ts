@@ -14,7 +14,7 @@ import {
 } from "../../machines/token-refresh.machine.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { bound, type Runtime } from "../config/runtime.js";
-import { AdapterError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
+import { AdapterError, DPoPError, OAuthCallbackError, RefreshTokenError } from "../errors.js";
 import { clientAuthOf, clientOf, httpOptions } from "../oauth/client.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
 import { requireAdapter } from "../session/database-session.js";
@@ -22,6 +22,8 @@ import { REFRESHED_FIELDS } from "../session/session-account.js";
 import type { AdapterAccount } from "../types.js";
 import { normaliseTokens, oauthProvider } from "./oauth.js";
 import { runFlow } from "./run.js";
+import { refreshWithDPoP } from "../dpop/refresh.js";
+import { dpopAlgorithmOf } from "../oauth/dpop-options.js";
 
 /** The token fields a refresh renews (and a stored account gives back). */
 const TOKEN_FIELDS = [...REFRESHED_FIELDS, "id_token"] as const;
@@ -77,23 +79,28 @@ export function bindTokenRefresh(rt: Runtime) {
         const as = await serverOf(provider);
         if (!as.token_endpoint) throw new OAuthCallbackError(`${provider.id} has no token endpoint to refresh at.`);
         const client = clientOf(provider);
-        const response = await oauth.refreshTokenGrantRequest(
-          as,
-          client,
-          await clientAuthOf(provider),
-          input.refreshToken,
-          httpOptions(provider, as.token_endpoint),
-        );
+        // Fail closed: a DPoP provider's refresh without the key would trade bound tokens for bearer ones.
+        if (dpopAlgorithmOf(provider) && !input.dpopKey) {
+          throw new DPoPError("key_unavailable", `The ${provider.id} account has no DPoP key to refresh its tokens with: sign in again.`);
+        }
+        const send = async (DPoP?: oauth.DPoPHandle) =>
+          oauth.refreshTokenGrantRequest(as, client, await clientAuthOf(provider), input.refreshToken, {
+            ...httpOptions(provider, as.token_endpoint),
+            ...(DPoP ? { DPoP } : {}),
+          });
+        const check = async (response: Response) => oauth.processRefreshTokenResponse(await idTokenServer(provider, as, response), client, response);
         let result: oauth.TokenEndpointResponse;
         try {
-          result = await oauth.processRefreshTokenResponse(await idTokenServer(provider, as, response), client, response);
+          // DPoP: the refresh proves possession of the sign-in's key, so the new access token is bound to it too.
+          result = input.dpopKey ? await refreshWithDPoP(rt, provider.id, { client, key: input.dpopKey }, send, check) : await check(await send());
         } catch (error) {
           // The provider's answer that this refresh token is spent, revoked or expired: sign in again.
           if (error instanceof oauth.ResponseBodyError && error.error === "invalid_grant") return { granted: false as const, error };
           throw error;
         }
         if (result.id_token) await verifyIdTokenSignature(provider, as, result.id_token);
-        return { granted: true as const, tokens: tokensOf(normaliseTokens(result as unknown as Record<string, unknown>, Date.now())) };
+        const tokens = tokensOf(normaliseTokens(result as unknown as Record<string, unknown>, Date.now()));
+        return { granted: true as const, tokens: input.dpopKey ? { ...tokens, dpop_jwk: input.dpopKey } : tokens };
       }),
       storeTokens: fromPromise(async ({ input }) => {
         const updated = await adapterOf(rt).updateAccount!({ provider: input.provider, providerAccountId: input.providerAccountId, ...input.tokens });

@@ -57,7 +57,7 @@ export function checkPrivateKey(key: unknown, option: string, providerId: string
 
 /** Sender-constrained tokens: DPoP (the `dpop` option) or mTLS certificate binding. */
 function senderConstrained(provider: OAuthProviderConfig): boolean {
-  return Boolean((provider as { dpop?: unknown }).dpop) || provider.mtls === true;
+  return Boolean(provider.dpop) || provider.mtls === true;
 }
 
 /** What `provider` lacks for the FAPI 2.0 Security Profile, each named by the option to set. */

@@ -12,6 +12,7 @@ const ERROR_TYPES = {
   CallbackRouteError: true,
   Configuration: true,
   CredentialsSignin: true,
+  DPoPError: true,
   ErrorPageLoop: true,
   EventError: true,
   ExperimentalFeatureNotEnabled: true,

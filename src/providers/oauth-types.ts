@@ -3,6 +3,7 @@
  * Every protocol step is done with oauth4webapi; these options say where the endpoints are and
  * how a provider's answers map onto a user and an account.
  */
+import type { DPoPOption } from "../oauth/dpop-options.js";
 import type { customFetch } from "../symbols.js";
 import type { Account, Awaitable, CommonProviderOptions, Profile, ProviderStyle, User } from "../types.js";
 
@@ -143,6 +144,14 @@ export interface OAuth2Config<P extends Profile = Profile> extends CommonProvide
    * authentication. (Named `securityProfile` because `profile` maps the user's profile.)
    */
   securityProfile?: "fapi2";
+  /**
+   * DPoP (RFC 9449): bind the provider's tokens to a key pair made for each sign-in (`true`: ES256;
+   * `{ alg }` for another). The token and refresh requests carry a proof, a `use_dpop_nonce` answer
+   * is retried once, the answer must be `token_type: DPoP`, and the key is kept (sealed with the
+   * secret) with the account's tokens. Call resource servers with `fetchWithDPoP` from `appauth/dpop`.
+   * OpenID Connect providers with the ID token as the profile only. Default off.
+   */
+  dpop?: DPoPOption;
   style?: ProviderStyle;
   options?: OAuthUserConfig<P>;
   [customFetch]?: ProviderFetch;

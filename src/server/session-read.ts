@@ -73,7 +73,7 @@ export function sessionRequestOf(request: Request): SessionRequest {
  * for that route, without building the request. The `Request` itself is made only if something asks
  * for it (an inspector describing the context); the session flows do not.
  */
-function sessionContext(rt: Runtime, request: SessionRequest): RequestContext {
+export function sessionContext(rt: Runtime, request: SessionRequest): RequestContext {
   const origin = trustedOrigin(rt, request, new URL(request.url));
   const baseUrl = `${origin}${rt.basePath === "/" ? "" : rt.basePath}`;
   const url = new URL(`${baseUrl}/session`);

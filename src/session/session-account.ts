@@ -1,14 +1,14 @@
 /**
  * The OAuth/OIDC account a session was signed in with, as the session keeps it: in the JWT (claim
- * `account`) only what the library needs later — the tokens to refresh, the ID token to end the
- * provider's session — and in a database session record a reference to the stored account.
+ * `account`) only what the library needs later — the tokens to refresh (and a DPoP-bound token's
+ * sealed key), the ID token to end the provider's session — and in a database session record a reference to the stored account.
  */
 import { decodeBase64url } from "../jwt/base64url.js";
 import type { Runtime } from "../config/runtime.js";
 import type { Account, SessionAccount } from "../types.js";
 
 /** The token fields a refresh renews (an ID token too, when the provider sends one). */
-export const REFRESHED_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const;
+export const REFRESHED_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "dpop_jwk"] as const;
 
 /** The OpenID Provider's session id: the `sid` claim of the sign-in's (already validated) ID token. */
 export function providerSessionId(account: Pick<Account, "id_token">): string | undefined {
@@ -40,10 +40,12 @@ export function sessionAccountOf(rt: Runtime, account: Account): SessionAccount 
   if (account.type !== "oauth" && account.type !== "oidc") return undefined;
   const refreshes = account.provider in rt.federation.refresh && refreshable(account);
   const logsOut = rt.federation.rpInitiatedLogout.has(account.provider) && typeof account.id_token === "string";
-  if (!refreshes && !logsOut) return undefined;
+  // A DPoP-bound token is only usable with its key: both are kept, for resource calls (fetchWithDPoP).
+  const bound = typeof account.dpop_jwk === "string";
+  if (!refreshes && !logsOut && !bound) return undefined;
   const kept: SessionAccount = { provider: account.provider, providerAccountId: account.providerAccountId, type: account.type };
   const fields = kept as unknown as Record<string, unknown>;
-  if (refreshes) for (const field of REFRESHED_FIELDS) if (account[field] !== undefined) fields[field] = account[field];
+  if (refreshes || bound) for (const field of REFRESHED_FIELDS) if (account[field] !== undefined) fields[field] = account[field];
   if (logsOut) {
     kept.id_token = account.id_token!;
     const sid = providerSessionId(account);

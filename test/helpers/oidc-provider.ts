@@ -96,6 +96,12 @@ export interface TestProviderFeatures {
    * accepts `self_signed_tls_client_auth` and binds access tokens to the certificate when the client asks.
    */
   mtls?: { endpointAliasesAt: string };
+  /**
+   * DPoP (RFC 9449, oidc-provider's `features.dPoP`): the token endpoint binds tokens to a proof's key
+   * (`token_type: DPoP`, `cnf.jkt` on introspection). `nonces: true` makes it demand a server nonce
+   * (`use_dpop_nonce`, with a `DPoP-Nonce` header) in every proof.
+   */
+  dpop?: { nonces?: boolean };
 }
 
 /** The OP set up as a FAPI 2.0 authorization server (PAR required, signed request objects, JARM). */
@@ -203,6 +209,8 @@ export interface TestProvider {
   revokeRefreshToken(refreshToken: string, client: TestClient): Promise<void>;
   /** How many requests the token endpoint saw, by grant_type (failed ones included). */
   grants: Record<string, number>;
+  /** How many token requests the OP refused with `use_dpop_nonce` (features.dpop.nonces). */
+  dpopNonceChallenges: { count: number };
   /**
    * accountId → claims (sub, email, email_verified, name, picture, …), read on every request, so tests
    * may change them: setting `sub` after sign-in makes UserInfo disagree with the ID token.
@@ -322,6 +330,9 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
   const accounts = new Map(Object.entries(options.accounts ?? TEST_ACCOUNTS).map(([id, claims]) => [id, { ...claims }]));
   const signingKeys = generateSigningKeys();
   const grants: Record<string, number> = {};
+  const dpopNonceChallenges = { count: 0 };
+  // One nonce secret per OP, so its nonces survive a key rotation's restart.
+  const dpopNonceSecret = Buffer.from(randomUUID().replace(/-/g, ""), "utf8");
   const backchannelDeliveries: BackchannelDelivery[] = [];
 
   // The issuer names the port, so the server listens before the provider exists.
@@ -398,6 +409,14 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
               },
             }
           : {}),
+        ...(features.dpop
+          ? {
+              dPoP: {
+                enabled: true,
+                ...(features.dpop.nonces ? { nonceSecret: dpopNonceSecret, requireNonce: () => true } : {}),
+              },
+            }
+          : {}),
       },
       ...(features.mtls
         ? {
@@ -433,6 +452,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
         const grantType = ctx.oidc?.body?.grant_type;
         const key = typeof grantType === "string" ? grantType : "(none)";
         grants[key] = (grants[key] ?? 0) + 1;
+        if ((ctx.body as { error?: unknown } | undefined)?.error === "use_dpop_nonce") dpopNonceChallenges.count++;
       }
     });
 
@@ -475,6 +495,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
       serve(signingKeys);
     },
     grants,
+    dpopNonceChallenges,
     accounts,
     backchannelDeliveries,
     authorize: (authorizationUrl, opts) => browser().authorize(authorizationUrl, opts),

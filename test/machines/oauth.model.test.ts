@@ -64,6 +64,8 @@ const pushRefused = new Error("pushAuthorizationRequest: invalid_client");
 const checksTampered = new Error("restoreChecks: the PKCE cookie does not open");
 const stateMismatch = new Error("validateCallback: state mismatch");
 const grantRejected = new Error("exchangeCode: invalid_grant");
+const sealedKey = "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..iv.sealed-dpop-key.tag";
+const keyRefused = new Error("createDPoPKey: dpop.alg PS256 is not among the provider's algorithms");
 const customGrantRejected = new Error("exchangeCodeCustom: the provider's token request failed");
 const nonceMismatch = new Error("checkIdToken: unexpected nonce");
 const badSignature = new Error("verifyIdToken: the ID token's signature is invalid");
@@ -109,8 +111,10 @@ const callbackOutcomes = {
       idTokenClaims: claims,
       keysPublished: false,
     })),
+    returns("asks for a DPoP nonce", () => ({ dpopNonce: "nonce-1" })),
     throws("throws", grantRejected),
   ],
+  createDPoPKey: [returns("makes a sealed key", () => sealedKey), throws("throws", keyRefused)],
   exchangeCodeCustom: [
     returns("returns tokens", () => tokens),
     returns("returns an ID token", () => tokensWithIdToken),
@@ -167,6 +171,13 @@ const github: OAuthInput & { hasAdapter: boolean } = {
 const callbackInputs = {
   "GitHub (OAuth 2), with an adapter": github,
   "Acme (OIDC, the profile in its ID token)": { ...github, providerId: "acme", providerType: "oidc" as const, idTokenProfile: true },
+  "Acme (OIDC with DPoP, the profile in its ID token)": {
+    ...github,
+    providerId: "acme",
+    providerType: "oidc" as const,
+    idTokenProfile: true,
+    dpop: true,
+  },
   "Acme (OIDC, idToken: false, its own token and userinfo requests), no adapter, email linking allowed": {
     ...github,
     providerId: "acme",
@@ -184,7 +195,8 @@ const callbackPaths = effectPaths(machine, callbackInputs, callbackOutcomes, {
 });
 const allPaths = [...redirectPaths, ...callbackPaths];
 
-const stepOf = (path: Path, effect: string) => path.steps.find((s) => s.effect === effect);
+// The last step of an effect: the code exchange runs twice when the server asks for a DPoP nonce.
+const stepOf = (path: Path, effect: string) => path.steps.findLast((s) => s.effect === effect);
 const outputOf = (path: Path, effect: string): unknown => {
   const step = stepOf(path, effect);
   return step && "output" in step.ending ? step.ending.output : undefined;
@@ -193,12 +205,17 @@ const outputOf = (path: Path, effect: string): unknown => {
 /** The failure a refusal of the callback reports, read from the outcome that ended the path. */
 function expectedCallbackFailure(path: Path): FlowFailure {
   const last = path.steps.at(-1)!;
-  if ("output" in last.ending) return (last.ending.output as { failure: FlowFailure }).failure;
+  if ("output" in last.ending) {
+    // A token endpoint that asks for a DPoP nonce again, after the retry with it, refused the sign-in.
+    if (last.effect === "exchangeCode") return { error: last.ending.output, as: "OAuthCallbackError" };
+    return (last.ending.output as { failure: FlowFailure }).failure;
+  }
   // Up to the profile, a failure is the provider's answer not holding up; a profile that cannot be
   // mapped (or an account() that throws) keeps its own error, and so does the completion.
   const answerChecks = [
     "restoreChecks",
     "validateCallback",
+    "createDPoPKey",
     "exchangeCode",
     "exchangeCodeCustom",
     "checkIdToken",
@@ -299,7 +316,15 @@ describe("OAuth: paths generated from the machine", () => {
           expect(completing.input).toEqual({
             provider: { id: providerId, type: providerType, allowDangerousEmailAccountLinking: path.input.allowDangerousEmailAccountLinking },
             user: providerUser,
-            account: { access_token: "gho_token", token_type: "bearer", provider: providerId, type: providerType, providerAccountId: "4711" },
+            account: {
+              access_token: "gho_token",
+              token_type: "bearer",
+              // DPoP: the key the tokens are bound to is stored with them.
+              ...(path.input.dpop ? { dpop_jwk: sealedKey } : {}),
+              provider: providerId,
+              type: providerType,
+              providerAccountId: "4711",
+            },
             profile,
             emailVerified: [true, "true"].includes(profile.email_verified as unknown as string),
             ...(restored?.currentUserId ? { currentUserId: restored.currentUserId } : {}),
@@ -338,6 +363,7 @@ describe("OAuth: paths generated from the machine", () => {
         new Set([
           "restoreChecks → OAuthCallbackError",
           "validateCallback → OAuthCallbackError",
+          "createDPoPKey → OAuthCallbackError",
           "exchangeCode → OAuthCallbackError",
           "exchangeCodeCustom → OAuthCallbackError",
           "checkIdToken → OAuthCallbackError",

@@ -33,6 +33,7 @@ export const ACCOUNT_COLUMNS = [
   "scope",
   "id_token",
   "session_state",
+  "dpop_jwk",
 ] as const;
 export const LEASE_COLUMNS = ["key", "holder", "expires"] as const;
 export const AUTHENTICATOR_COLUMNS = [

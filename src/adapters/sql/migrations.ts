@@ -224,6 +224,18 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         }
       },
     },
+
+    // DPoP (RFC 9449): the key pair an account's tokens are bound to, sealed with the secret.
+    "0006_account_dpop_key": {
+      async up(db: AnyKysely): Promise<void> {
+        if (guard && (await hasColumn(db, t.accounts, "dpop_jwk"))) return;
+        await db.schema.alterTable(t.accounts).addColumn("dpop_jwk", type.text).execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.alterTable(t.accounts).dropColumn("dpop_jwk").execute();
+      },
+    },
   };
 }
 

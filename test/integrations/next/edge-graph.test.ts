@@ -89,9 +89,11 @@ describe("the module graph of appauth/next/middleware (issue 19: a middleware th
     const reached = [...graph.files].filter(
       (file) =>
         ["src/handler.ts", "src/server/actions.ts", "src/flows/token-refresh.ts", "src/flows/token-refresh-loader.ts", "src/flows/pages.ts"].includes(file) ||
-        // The transport rule (src/oauth/transport.ts) and the FAPI option checks (src/oauth/fapi-profile.ts,
-        // which imports no protocol library) are config validation, not the OAuth client.
-        (/^src\/(pages|oauth|email|providers|adapters)\//.test(file) && !["src/oauth/transport.ts", "src/oauth/fapi-profile.ts"].includes(file)) ||
+        // The transport rule (src/oauth/transport.ts), the FAPI option checks (src/oauth/fapi-profile.ts) and
+        // the dpop option's check (src/oauth/dpop-options.ts), none importing a protocol library, are config
+        // validation, not the OAuth client.
+        (/^src\/(pages|oauth|email|providers|adapters)\//.test(file) &&
+          !["src/oauth/transport.ts", "src/oauth/fapi-profile.ts", "src/oauth/dpop-options.ts"].includes(file)) ||
         /^src\/flows\/(oauth|email|webauthn|signout|credentials-signin|backchannel-logout)\.ts$/.test(file),
     );
     expect(reached).toEqual([]);
