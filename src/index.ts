@@ -33,3 +33,7 @@ export { setClientAddress } from "./rate-limit/client-address.js";
 export { memoryRateLimitStore } from "./rate-limit/store.js";
 export type { RateLimitStore, RateLimitHit } from "./rate-limit/store.js";
 export type { RateLimitOptions } from "./rate-limit/options.js";
+export type { TwoFactorOptions } from "./two-factor/options.js";
+export type { SecondFactor, SecondFactorType, StoredTotpFactor } from "./two-factor/types.js";
+export { recentSecondFactor } from "./two-factor/recent.js";
+export type { ProvedFactors } from "./two-factor/recent.js";

@@ -16,6 +16,8 @@ import type { customFetch, skipCSRFCheck } from "./symbols.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { WebAuthnConfig } from "./providers/webauthn.js";
 import type { RateLimitOptions } from "./rate-limit/options.js";
+import type { TwoFactorOptions } from "./two-factor/options.js";
+import type { SecondFactorType } from "./two-factor/types.js";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
@@ -636,6 +638,13 @@ export interface EventCallbacks {
    * the seconds until its window closes. Nothing was checked, sent or stored.
    */
   rateLimited?: (message: { providerId: string; scope: string; limit: string; retryAfter: number }) => Awaitable<void>;
+  /**
+   * A signed-in user confirmed a new second factor (`type: "totp"`, `factorId` its id) or got a new
+   * set of recovery codes (`type: "recovery"`). Never carries a secret or a code.
+   */
+  twoFactorEnrolled?: (message: { userId: string; type: SecondFactorType; factorId: string }) => Awaitable<void>;
+  /** A signed-in user removed one of their second factors. */
+  twoFactorRemoved?: (message: { userId: string; type: SecondFactorType; factorId: string }) => Awaitable<void>;
 }
 
 /**
@@ -705,6 +714,12 @@ export interface AuthConfig {
    * See {@link RateLimitOptions} for the limits and where they are counted.
    */
   rateLimit?: false | RateLimitOptions;
+  /**
+   * Second factors (authenticator-app codes, recovery codes, a passkey): signed-in users enroll them
+   * at `/two-factor`, and every sign-in of an enrolled user asks for one. Needs an adapter with the
+   * two-factor methods (see {@link TwoFactorOptions}).
+   */
+  twoFactor?: TwoFactorOptions;
   /** Options used internally by integrations; not part of the stable API. */
   raw?: unknown;
 }

@@ -40,7 +40,7 @@ import type {
   User,
 } from "../types.js";
 import type { InspectionEvent } from "xstate";
-import type { ExtendedAdapter } from "../adapters/extensions.js";
+import { TWO_FACTOR_METHODS, type ExtendedAdapter } from "../adapters/extensions.js";
 import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";
 import {
@@ -319,6 +319,16 @@ export function checkConfig(config: AuthConfig): void {
   checkProviders(providers, config);
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
   checkAdapter(config.adapter, strategy, providers);
+  checkTwoFactorAdapter(config);
+}
+
+/** Second factors are kept through the adapter: without its two-factor methods the option cannot work. */
+function checkTwoFactorAdapter(config: AuthConfig): void {
+  if (config.twoFactor === undefined) return;
+  if (!config.adapter) throw new MissingAdapter("twoFactor: second factors are kept through an `adapter`; none is set.");
+  const adapter = config.adapter as Record<string, unknown>;
+  const missing = TWO_FACTOR_METHODS.filter((method) => typeof adapter[method] !== "function");
+  if (missing.length) throw new MissingAdapterMethods(`adapter: twoFactor needs the adapter methods ${missing.join(", ")}.`);
 }
 
 /** The adapter methods each part of a configuration calls. */
@@ -442,6 +452,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
 
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
   checkAdapter(config.adapter, strategy, providers);
+  checkTwoFactorAdapter(config);
   warnUnclaimable(config, providers, logger);
   const federation = resolveFederation(providers, config.adapter, strategy, logger);
 
