@@ -459,7 +459,8 @@ export type CookieName =
   | "nonce"
   | "webauthnChallenge"
   | "pageHint"
-  | "device";
+  | "device"
+  | "twoFactorPending";
 
 export type CookiesOptions = Partial<Record<CookieName, Partial<CookieOption>>>;
 
@@ -643,6 +644,12 @@ export interface EventCallbacks {
    * set of recovery codes (`type: "recovery"`). Never carries a secret or a code.
    */
   twoFactorEnrolled?: (message: { userId: string; type: SecondFactorType; factorId: string }) => Awaitable<void>;
+  /** A sign-in of a user with a second factor stopped at its challenge (nothing was written yet). */
+  twoFactorChallenged?: (message: { userId: string }) => Awaitable<void>;
+  /** A second factor was proved at the challenge (`type`: which); the sign-in goes on. Never carries the code. */
+  twoFactorPassed?: (message: { userId: string; type: SecondFactorType }) => Awaitable<void>;
+  /** A code at the challenge was wrong, or refused by the rate limit without being checked (`rateLimited`). */
+  twoFactorFailed?: (message: { userId: string; rateLimited: boolean }) => Awaitable<void>;
   /** A signed-in user removed one of their second factors. */
   twoFactorRemoved?: (message: { userId: string; type: SecondFactorType; factorId: string }) => Awaitable<void>;
 }

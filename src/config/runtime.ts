@@ -41,6 +41,7 @@ import type {
 } from "../types.js";
 import type { InspectionEvent } from "xstate";
 import { TWO_FACTOR_METHODS, type ExtendedAdapter } from "../adapters/extensions.js";
+import type { TwoFactorOptions } from "../two-factor/options.js";
 import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";
 import {
@@ -137,6 +138,8 @@ export interface Runtime {
   rateLimit?: Limiter;
   /** What the flows build once for this configuration and keep (see `RuntimeServices`). */
   services: RuntimeServices;
+  /** The `twoFactor` option; absent, no sign-in is challenged and nothing is looked up. */
+  twoFactor?: TwoFactorOptions;
 }
 
 /**
@@ -545,6 +548,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     inspect: inspectionFor(config.inspect, logger),
     cookies,
     services: { bound: new Map() },
+    ...(config.twoFactor ? { twoFactor: config.twoFactor } : {}),
   };
 }
 

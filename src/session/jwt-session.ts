@@ -103,11 +103,16 @@ export async function encodeSessionCookies(
 export async function issueJwtSession(
   rt: Runtime,
   ctx: RequestContext,
-  params: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean },
+  params: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean; amr?: string[] },
 ): Promise<SetCookie[]> {
   const { user } = params;
   const initial: JWT = { name: user.name, email: user.email, picture: user.image };
   if (user.id) initial.sub = String(user.id);
+  // What this sign-in proved (RFC 8176) and when: only with a twoFactor configuration.
+  if (params.amr) {
+    initial.amr = params.amr;
+    initial.auth_time = Math.floor(Date.now() / 1000);
+  }
   const account = params.account ? sessionAccountOf(rt, params.account) : undefined;
   if (account) initial.account = account;
   const token = await rt.callbacks.jwt({
