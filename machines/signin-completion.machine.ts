@@ -34,7 +34,7 @@
  * parent in the output, which emits them: a child's `emit` would not reach the parent's listeners.
  * `completionStep`, `completionGuards` and `completionActions` below are the parent's side of it.
  */
-import { assign, not, setup } from "xstate";
+import { assign, setup } from "xstate";
 import type { Account, AdapterUser, ClaimedUser, DetachedCredentials, Profile, ProviderType, User } from "../src/types.js";
 import { effect, type FlowFailure, type SetCookie, type RequestFacts } from "./shared.js";
 
@@ -213,6 +213,8 @@ export const signInCompletionMachine = setup({
     // An empty string is no destination: it refuses like `false`.
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
     storesUsers: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
+    // The same, negated as a plain guard (the direct runner takes named guards only: src/flows/direct.ts).
+    storesNoUsers: ({ context }) => !(context.hasAdapter && context.provider.type !== "credentials"),
     accountKnown: ({ context }) => context.storedUser !== undefined,
     keepsNewTokens: ({ context }) =>
       context.updatesAccountTokens === true && (context.provider.type === "oauth" || context.provider.type === "oidc"),
@@ -338,7 +340,7 @@ export const signInCompletionMachine = setup({
     // The same decision checkingOwnership and checkingEmailLink made, now that the gate is passed.
     settlingSecondFactor: {
       always: [
-        { guard: not("storesUsers"), target: "issuingSession" },
+        { guard: "storesNoUsers", target: "issuingSession" },
         { guard: "accountKnown", target: "checkingTokens" },
         { guard: "provesUnverifiedAddress", target: "claimingUnverifiedUser" },
         { guard: "emailLinkAllowed", target: "linkingByEmail" },
