@@ -9,7 +9,7 @@
 import { Migrator, type CompiledQuery } from "kysely";
 import type { AdapterUser } from "../../types.js";
 import { accountChanges, sessionMatch } from "../extension-rules.js";
-import { newId, type ExtendedAdapter, type TwoFactorAdapter } from "../extensions.js";
+import { newId, type ExtendedAdapter } from "../extensions.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -29,6 +29,7 @@ import { sqlClaims } from "./claims.js";
 import { sqlLeases } from "./leases.js";
 import { sqlMigrations } from "./migrations.js";
 import { sqlRateLimits } from "./rate-limits.js";
+import { sqlTwoFactor } from "./two-factor.js";
 import { tableNames } from "./tables.js";
 import { boundCalls, storeTimeoutOf } from "../time-limits.js";
 
@@ -45,8 +46,7 @@ export interface SqlAdapterOptions {
 }
 
 /** The SQL adapter: the whole contract, every extension, and `migrate()` for its schema. */
-// The two-factor methods come in the next commit (the memory adapter has them already).
-export interface SqlAdapterInstance extends Required<Omit<ExtendedAdapter, keyof TwoFactorAdapter>> {
+export interface SqlAdapterInstance extends Required<ExtendedAdapter> {
   /** Applies the shipped migrations not applied yet. Safe to call on every start, from several processes. */
   migrate(): Promise<void>;
 }
@@ -77,6 +77,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
   const returning = dialect !== "mysql";
   const leases = sqlLeases(db, dialect, t.leases);
   const rateLimits = sqlRateLimits(db, dialect, t.rateLimits);
+  const twoFactor = sqlTwoFactor(db, dialect, t);
 
   function select(executor: AnyKysely, table: string, where: Where): Promise<Row | undefined> {
     let query = executor.selectFrom(table).selectAll();
@@ -204,7 +205,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       const row = await db.transaction().execute(async (trx) => {
         const user = await select(trx, t.users, { id: userId });
         if (!user) return undefined;
-        for (const table of [t.accounts, t.sessions, t.authenticators]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.twoFactor, t.recoveryCodes]) {
           await trx.deleteFrom(table).where("userId", "=", userId).execute();
         }
         await trx.deleteFrom(t.users).where("id", "=", userId).execute();
@@ -285,6 +286,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     releaseLease: leases.release,
     hitRateLimit: rateLimits.hit,
     resetRateLimit: rateLimits.reset,
+    ...twoFactor,
 
     async createVerificationToken(token) {
       const row = encode(token, ["identifier", "token", "expires"], dialect);

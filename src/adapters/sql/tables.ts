@@ -14,6 +14,10 @@ export interface TableNames {
   leases: string;
   /** The rate limiter's counters, when the adapter is its store (`rate_limits`). */
   rateLimits: string;
+  /** The users' TOTP factors, their secrets sealed (`two_factor`). */
+  twoFactor: string;
+  /** The users' unused recovery codes, as keyed hashes (`recovery_codes`). */
+  recoveryCodes: string;
   /** The migrations applied, by name (`appauth_migrations`). */
   migrations: string;
   /** The lock that lets one process migrate at a time (`appauth_migrations_lock`). */
@@ -29,6 +33,8 @@ export function tableNames(prefix = ""): TableNames {
     authenticators: `${prefix}authenticators`,
     leases: `${prefix}leases`,
     rateLimits: `${prefix}rate_limits`,
+    twoFactor: `${prefix}two_factor`,
+    recoveryCodes: `${prefix}recovery_codes`,
     migrations: `${prefix}appauth_migrations`,
     migrationLock: `${prefix}appauth_migrations_lock`,
   };
