@@ -32,6 +32,7 @@ import {
   type CompletionEvent,
   type CompletionResult,
   type SignInCompletionOutput,
+  type TwoFactorStep,
 } from "./signin-completion.machine.js";
 
 export interface CredentialsSignInInput {
@@ -44,6 +45,8 @@ export interface CredentialsSignInInput {
   hasAdapter: boolean;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
   request: RequestFacts;
+  /** The second-factor step, handed to the completion (absent: no `twoFactor` configuration). */
+  twoFactor?: TwoFactorStep;
 }
 
 export interface CredentialsSignInContext extends CredentialsSignInInput, CompletionResult {
@@ -55,6 +58,7 @@ export interface CredentialsSignInContext extends CredentialsSignInInput, Comple
 
 export type CredentialsSignInOutput =
   | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "challenged"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "diverted"; redirectTo: string }
   | { outcome: "refused"; failure: FlowFailure };
 
@@ -100,6 +104,7 @@ export const credentialsSignInMachine = setup({
     userReturned: (_, output: User | null) => typeof output === "object" && output !== null,
     completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
     completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
+    completionChallenged: (_, done: SignInCompletionOutput) => endedAs(done, "challenge"),
   },
 }).createMachine({
   id: "credentialsSignIn",
@@ -146,6 +151,7 @@ export const credentialsSignInMachine = setup({
         hasAdapter: context.hasAdapter,
         callbackUrl: context.callbackUrl,
         request: context.request,
+        ...(context.twoFactor ? { twoFactor: context.twoFactor } : {}),
       }),
       "refused",
     ),

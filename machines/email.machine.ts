@@ -28,6 +28,7 @@ import {
   type CompletionEvent,
   type CompletionResult,
   type SignInCompletionOutput,
+  type TwoFactorStep,
 } from "./signin-completion.machine.js";
 
 export interface EmailInput {
@@ -38,6 +39,8 @@ export interface EmailInput {
   callbackUrl: string;
   /** The request the flow runs for, as plain facts (its live request reaches only the effects). */
   request: RequestFacts;
+  /** The second-factor step, handed to the completion (absent: no `twoFactor` configuration). */
+  twoFactor?: TwoFactorStep;
 }
 
 /** The link was followed: its token and address, and the request that carried them. */
@@ -57,6 +60,7 @@ export interface EmailContext extends EmailInput, CompletionResult {
 
 export type EmailOutput =
   | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "challenged"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "diverted"; redirectTo: string }
   | { outcome: "refused"; failure: FlowFailure };
 
@@ -131,6 +135,7 @@ export const emailMachine = setup({
     tokenValid: (_, consumed: boolean) => consumed,
     completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
     completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
+    completionChallenged: (_, done: SignInCompletionOutput) => endedAs(done, "challenge"),
   },
 }).createMachine({
   id: "email",
@@ -244,6 +249,7 @@ export const emailMachine = setup({
         hasAdapter: true,
         callbackUrl: context.callbackUrl,
         request: context.request,
+        ...(context.twoFactor ? { twoFactor: context.twoFactor } : {}),
       }),
       "failed",
     ),

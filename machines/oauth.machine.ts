@@ -35,6 +35,7 @@ import {
   type CompletionEvent,
   type CompletionResult,
   type SignInCompletionOutput,
+  type TwoFactorStep,
 } from "./signin-completion.machine.js";
 
 /**
@@ -62,6 +63,8 @@ export interface OAuthInput {
   authorizationParams: Record<string, string>;
   /** The request the flow answers (the first one, then the callback). */
   request: RequestFacts;
+  /** The second-factor step, handed to the completion (absent: no `twoFactor` configuration). */
+  twoFactor?: TwoFactorStep;
 }
 
 /** What the callback hands the machine: the provider's answer. */
@@ -136,6 +139,7 @@ export interface OAuthContext extends OAuthInput, CompletionResult {
 
 export type OAuthOutput =
   | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "challenged"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "diverted"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "refused"; failure: FlowFailure; cookies: SetCookie[] };
 
@@ -280,6 +284,7 @@ export const oauthMachine = setup({
   guards: {
     completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
     completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
+    completionChallenged: (_, done: SignInCompletionOutput) => endedAs(done, "challenge"),
     withinLimit: (_, verdict: LimitVerdict) => verdict.allowed,
     // PAR (RFC 9126): configured, or required by the provider's metadata.
     requestToPush: (_, made: AuthorizationRequest) => made.push === true,
@@ -537,6 +542,7 @@ export const oauthMachine = setup({
         ...(context.updatesAccountTokens ? { updatesAccountTokens: true } : {}),
         callbackUrl: context.callbackUrl,
         request: context.request,
+        ...(context.twoFactor ? { twoFactor: context.twoFactor } : {}),
       }),
       "failed",
     ),

@@ -18,6 +18,18 @@
  * The completion ends the sign-in: once the session is issued, the requested callback URL is judged
  * (`pages.newUser` for a first sign-in), so its outcome is where the browser goes and with what.
  *
+ * The second factor (issue 28) is a gate every path crosses once it knows which stored user the sign-in
+ * is for and before it writes anything (no account linked or updated, no user claimed, no address
+ * marked verified, no session, no `signIn` event): `checkingSecondFactor`. A user with an active second
+ * factor ends the completion in `awaitingSecondFactor` with the outcome "challenge": `src/` seals what
+ * the completion needs to resume into a short-lived cookie and the person proves the factor; the
+ * completion then runs again with `twoFactor.proved` set, and the gate lets it through. The signIn
+ * callback already allowed this sign-in before the challenge, so the resumed run does not ask it again.
+ * `settlingSecondFactor` repeats the decision `checkingOwnership`/`checkingEmailLink` made (the same
+ * pure guards over an unchanged context), so one gate serves every path. A brand-new user has no
+ * factor and crosses no gate. Without `twoFactor` in the input (no such configuration) the gate is a
+ * guard over the input: no adapter read.
+ *
  * The flow's events (createUser, linkAccount, signIn) are collected as data and handed to the
  * parent in the output, which emits them: a child's `emit` would not reach the parent's listeners.
  * `completionStep`, `completionGuards` and `completionActions` below are the parent's side of it.
@@ -48,6 +60,18 @@ export interface SignInCompletionInput {
   callbackUrl: string;
   /** The request the sign-in completes for, as plain facts (its live request reaches only the effects). */
   request: RequestFacts;
+  /** The second-factor step, when a `twoFactor` configuration is set; absent, the completion checks none. */
+  twoFactor?: TwoFactorStep;
+}
+
+/** What the completion knows of the second factor for this sign-in (RFC 8176 `amr` values). */
+export interface TwoFactorStep {
+  /** What the first factor proved: `pwd` for a password, `hwk`/`swk` for a passkey, none for a link or a provider. */
+  firstFactor: string[];
+  /** The first factor counts as both (a passkey with user verification, `passkeyCountsAsBoth`). */
+  countsAsBoth?: boolean;
+  /** Set when the sign-in resumes after its challenge: what the second factor proved (`otp`, `hwk`, ...). */
+  proved?: string[];
 }
 
 export type CompletionEvent =
@@ -71,9 +95,41 @@ export interface SignInCompletionContext extends SignInCompletionInput {
 export type SignInCompletionOutput =
   | { outcome: "signedIn"; user: User; isNewUser: boolean; redirectTo: string; cookies: SetCookie[]; events: CompletionEvent[] }
   | { outcome: "diverted"; redirectTo: string; events: CompletionEvent[] }
+  | { outcome: "challenge"; userId: string; redirectTo: string; cookies: SetCookie[]; events: CompletionEvent[] }
   | { outcome: "refused"; failure: FlowFailure; events: CompletionEvent[] };
 
+/** What `src/` seals to resume a sign-in after its challenge: the completion's input, for the stored user `userId`. */
+export interface PendingSignIn {
+  userId: string;
+  input: SignInCompletionInput;
+}
+
 type SignInResult = boolean | string;
+
+/**
+ * The stored user the gate is for: the account's user, the signed-in user a new account links to, or
+ * the user who has the address; without stored users (credentials), the user `authorize` returned.
+ */
+function gatedUserId(context: SignInCompletionContext): string {
+  if (!(context.hasAdapter && context.provider.type !== "credentials")) return String(context.user.id ?? "");
+  return context.storedUser?.id ?? context.emailUser?.id ?? context.currentUserId ?? "";
+}
+
+/** The completion's input as its context holds it (what the resumed run starts from). */
+function completionInputOf(context: SignInCompletionContext): SignInCompletionInput {
+  const { storedUser: _s, emailUser: _e, isNewUser: _n, cookies: _c, redirectTo: _r, failure: _f, events: _v, ...input } = context;
+  return input;
+}
+
+/**
+ * RFC 8176 methods this sign-in proved: the first factor's, then the second's; `mfa` when both are
+ * there (or one factor counts as both).
+ */
+export function amrOf(step: TwoFactorStep): string[] {
+  const methods = [...new Set([...step.firstFactor, ...(step.proved ?? [])])];
+  if (step.countsAsBoth || step.proved?.length) methods.push("mfa");
+  return methods;
+}
 
 export const signInCompletionMachine = setup({
   types: {
@@ -83,6 +139,8 @@ export const signInCompletionMachine = setup({
   },
   actors: {
     findUserByAccount: effect<AdapterUser | null, { account: Account }>("findUserByAccount"),
+    findSecondFactor: effect<boolean, { userId: string }>("findSecondFactor"),
+    holdPendingSignIn: effect<{ cookies: SetCookie[]; redirectTo: string }, PendingSignIn>("holdPendingSignIn"),
     signInCallback: effect<
       SignInResult,
       { user: User; account: Account; profile?: Profile; credentials?: Record<string, unknown> }
@@ -97,7 +155,7 @@ export const signInCompletionMachine = setup({
     updateAccountTokens: effect<void, { account: Account }>("updateAccountTokens"),
     issueSession: effect<
       SetCookie[],
-      { user: User; account: Account; profile?: Profile; isNewUser: boolean; request: RequestFacts }
+      { user: User; account: Account; profile?: Profile; isNewUser: boolean; request: RequestFacts; amr?: string[] }
     >("issueSession"),
     resolveRedirect: effect<string, { url: string; isNewUser: boolean; request: RequestFacts }>("resolveRedirect"),
   },
@@ -108,6 +166,10 @@ export const signInCompletionMachine = setup({
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
     rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
     rememberVerifiedUser: assign((_, storedUser: AdapterUser) => ({ storedUser })),
+    rememberChallenge: assign((_, held: { cookies: SetCookie[]; redirectTo: string }) => ({
+      cookies: held.cookies,
+      redirectTo: held.redirectTo,
+    })),
     // The claimed user (address now verified) is who the proving account is linked to and signs in.
     noteClaimedUser: assign(({ context }, { user, ...detached }: ClaimedUser) => ({
       emailUser: user,
@@ -140,11 +202,19 @@ export const signInCompletionMachine = setup({
     })),
   },
   guards: {
+    // The resumed run after a passed challenge: its signIn callback allowed the sign-in the first time.
+    allowedBeforeChallenge: ({ context }) => context.twoFactor?.proved !== undefined,
+    // No twoFactor configuration, a factor already proved, or a first factor that proves two: no look-up.
+    secondFactorSettled: ({ context }) =>
+      context.twoFactor === undefined || context.twoFactor.proved !== undefined || context.twoFactor.countsAsBoth === true,
+    hasSecondFactor: (_, active: boolean) => active === true,
     looksUpAccounts: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
     signInAllowed: (_, result: SignInResult) => result === true,
     // An empty string is no destination: it refuses like `false`.
     signInDiverted: (_, result: SignInResult) => typeof result === "string" && result.length > 0,
     storesUsers: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
+    // The same, negated as a plain guard (the direct runner takes named guards only: src/flows/direct.ts).
+    storesNoUsers: ({ context }) => !(context.hasAdapter && context.provider.type !== "credentials"),
     accountKnown: ({ context }) => context.storedUser !== undefined,
     keepsNewTokens: ({ context }) =>
       context.updatesAccountTokens === true && (context.provider.type === "oauth" || context.provider.type === "oidc"),
@@ -189,15 +259,18 @@ export const signInCompletionMachine = setup({
   initial: "start",
   states: {
     start: {
-      always: [{ guard: "looksUpAccounts", target: "lookingUpAccount" }, { target: "checkingSignIn" }],
+      always: [{ guard: "looksUpAccounts", target: "lookingUpAccount" }, { target: "askingSignIn" }],
     },
     lookingUpAccount: {
       invoke: {
         src: "findUserByAccount",
         input: ({ context }) => ({ account: context.account }),
-        onDone: { target: "checkingSignIn", actions: { type: "rememberStoredUser", params: ({ event }) => event.output } },
+        onDone: { target: "askingSignIn", actions: { type: "rememberStoredUser", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
       },
+    },
+    askingSignIn: {
+      always: [{ guard: "allowedBeforeChallenge", target: "resolvingUser" }, { target: "checkingSignIn" }],
     },
     checkingSignIn: {
       invoke: {
@@ -226,16 +299,52 @@ export const signInCompletionMachine = setup({
     resolvingUser: {
       always: [
         { guard: { type: "storesUsers" }, target: "checkingOwnership" },
-        { target: "issuingSession" },
+        { target: "checkingSecondFactor" },
       ],
     },
     checkingOwnership: {
       always: [
         { guard: "accountOfAnotherSignedInUser", target: "notLinked" },
-        { guard: "accountKnown", target: "checkingTokens" },
-        { guard: "alreadySignedIn", target: "linkingToCurrentUser" },
+        { guard: "accountKnown", target: "checkingSecondFactor" },
+        { guard: "alreadySignedIn", target: "checkingSecondFactor" },
         { guard: "hasEmail", target: "lookingUpEmail" },
         { target: "creatingUser" },
+      ],
+    },
+    // The gate: the sign-in's stored user is known and nothing is written yet. A claimed unverified
+    // user is gated too: a factor enrolled on a user is never skipped, whoever proves its address.
+    checkingSecondFactor: {
+      always: [{ guard: "secondFactorSettled", target: "settlingSecondFactor" }, { target: "lookingUpSecondFactor" }],
+    },
+    lookingUpSecondFactor: {
+      invoke: {
+        src: "findSecondFactor",
+        input: ({ context }) => ({ userId: gatedUserId(context) }),
+        onDone: [
+          { guard: { type: "hasSecondFactor", params: ({ event }) => event.output }, target: "holdingPendingSignIn" },
+          { target: "settlingSecondFactor" },
+        ],
+        // A look-up that fails denies: the sign-in never goes on without knowing (fails closed).
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // What the resumed run needs, sealed by src/ (input minus what only the first run uses).
+    holdingPendingSignIn: {
+      invoke: {
+        src: "holdPendingSignIn",
+        input: ({ context }) => ({ userId: gatedUserId(context), input: completionInputOf(context) }),
+        onDone: { target: "awaitingSecondFactor", actions: { type: "rememberChallenge", params: ({ event }) => event.output } },
+        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // The same decision checkingOwnership and checkingEmailLink made, now that the gate is passed.
+    settlingSecondFactor: {
+      always: [
+        { guard: "storesNoUsers", target: "issuingSession" },
+        { guard: "accountKnown", target: "checkingTokens" },
+        { guard: "provesUnverifiedAddress", target: "claimingUnverifiedUser" },
+        { guard: "emailLinkAllowed", target: "linkingByEmail" },
+        { target: "linkingToCurrentUser" },
       ],
     },
     checkingTokens: {
@@ -267,8 +376,8 @@ export const signInCompletionMachine = setup({
     },
     checkingEmailLink: {
       always: [
-        { guard: "provesUnverifiedAddress", target: "claimingUnverifiedUser" },
-        { guard: "emailLinkAllowed", target: "linkingByEmail" },
+        { guard: "provesUnverifiedAddress", target: "checkingSecondFactor" },
+        { guard: "emailLinkAllowed", target: "checkingSecondFactor" },
         { guard: "emailTaken", target: "notLinked" },
         { target: "creatingUser" },
       ],
@@ -320,6 +429,7 @@ export const signInCompletionMachine = setup({
           ...(context.profile ? { profile: context.profile } : {}),
           isNewUser: context.isNewUser,
           request: context.request,
+          ...(context.twoFactor ? { amr: amrOf(context.twoFactor) } : {}),
         }),
         onDone: { target: "resolvingRedirect", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
         onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
@@ -349,6 +459,17 @@ export const signInCompletionMachine = setup({
     diverted: {
       type: "final",
       output: ({ context }) => ({ outcome: "diverted", redirectTo: context.redirectTo!, events: context.events }),
+    },
+    // Nothing was written: no events. The challenge page is where the browser goes, with the pending cookie.
+    awaitingSecondFactor: {
+      type: "final",
+      output: ({ context }) => ({
+        outcome: "challenge",
+        userId: gatedUserId(context),
+        redirectTo: context.redirectTo!,
+        cookies: context.cookies,
+        events: [],
+      }),
     },
     denied: {
       type: "final",
@@ -392,6 +513,8 @@ export interface CompletionResult {
  */
 export function completionResult(done: SignInCompletionOutput): Partial<CompletionResult> {
   if (done.outcome === "signedIn") return { sessionCookies: done.cookies, redirectTo: done.redirectTo, events: done.events };
+  // The pending sign-in's cookie is carried where the session's would be; nothing is announced.
+  if (done.outcome === "challenge") return { sessionCookies: done.cookies, redirectTo: done.redirectTo };
   return done.outcome === "diverted" ? { redirectTo: done.redirectTo } : { failure: done.failure };
 }
 
@@ -404,8 +527,9 @@ const doneOutput = ({ event }: { event: { output: SignInCompletionOutput } }) =>
 
 /**
  * A parent's one completion state: it invokes `completeSignIn` (the parent names this machine so in its
- * `setup({ actors })`) with `input`, and goes on to the parent's `signedIn` or `diverted` final state,
- * or to `refused` (the completion's refusal, or an error it stopped with).
+ * `setup({ actors })`) with `input`, and goes on to the parent's `signedIn`, `challenged` (a second
+ * factor is due) or `diverted` final state, or to `refused` (the completion's refusal, or an error it
+ * stopped with).
  */
 export function completionStep<Context, Refused extends string>(
   input: (args: { context: Context }) => SignInCompletionInput,
@@ -419,6 +543,11 @@ export function completionStep<Context, Refused extends string>(
         {
           guard: { type: "completionSignedIn" as const, params: doneOutput },
           target: "signedIn" as const,
+          actions: { type: "rememberCompletion" as const, params: doneOutput },
+        },
+        {
+          guard: { type: "completionChallenged" as const, params: doneOutput },
+          target: "challenged" as const,
           actions: { type: "rememberCompletion" as const, params: doneOutput },
         },
         {
@@ -437,9 +566,10 @@ export function completionStep<Context, Refused extends string>(
 }
 
 /**
- * A parent's `signedIn` and `diverted` final states: signed in, it announces the completion's events
- * and sets its session cookies after the cookies the flow carries (`carried`, e.g. clearing its
- * single-use checks); diverted, it sets only the carried ones (none when the flow carries none).
+ * A parent's `signedIn`, `challenged` and `diverted` final states: signed in, it announces the
+ * completion's events and sets its session cookies after the cookies the flow carries (`carried`,
+ * e.g. clearing its single-use checks); challenged, it sets the pending sign-in's cookie the same way
+ * and announces nothing; diverted, it sets only the carried ones (none when the flow carries none).
  */
 export function completionEnds<Context extends CompletionResult>(carried?: (context: Context) => SetCookie[]) {
   const kept = (context: Context) => (carried ? { cookies: carried(context) } : {});
@@ -449,6 +579,14 @@ export function completionEnds<Context extends CompletionResult>(carried?: (cont
       entry: "announce" as const,
       output: ({ context }: { context: Context }) => ({
         outcome: "signedIn" as const,
+        redirectTo: context.redirectTo!,
+        cookies: carried ? [...carried(context), ...context.sessionCookies] : context.sessionCookies,
+      }),
+    },
+    challenged: {
+      type: "final" as const,
+      output: ({ context }: { context: Context }) => ({
+        outcome: "challenged" as const,
         redirectTo: context.redirectTo!,
         cookies: carried ? [...carried(context), ...context.sessionCookies] : context.sessionCookies,
       }),

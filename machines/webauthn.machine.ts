@@ -33,6 +33,7 @@ import {
   type CompletionEvent,
   type CompletionResult,
   type SignInCompletionOutput,
+  type TwoFactorStep,
 } from "./signin-completion.machine.js";
 
 export type WebAuthnAction = "register" | "authenticate";
@@ -44,6 +45,8 @@ export interface WebAuthnInput {
   /** The email the page sent, as sent: it is normalised and checked before anything else. */
   email?: string;
   request: RequestFacts;
+  /** The second-factor step, handed to the completion (absent: no `twoFactor` configuration). */
+  twoFactor?: TwoFactorStep;
 }
 
 /** The browser's answer to the ceremony, posted to the callback. */
@@ -122,6 +125,7 @@ export interface WebAuthnContext extends WebAuthnInput, CompletionResult {
 
 export type WebAuthnOutput =
   | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "challenged"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "diverted"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "refused"; failure: FlowFailure; cookies: SetCookie[] };
 
@@ -246,6 +250,7 @@ export const webauthnMachine = setup({
     postedNoCredential: ({ context }) => postedCredentialId(context) === undefined,
     completionSignedIn: (_, done: SignInCompletionOutput) => endedAs(done, "signedIn"),
     completionDiverted: (_, done: SignInCompletionOutput) => endedAs(done, "diverted"),
+    completionChallenged: (_, done: SignInCompletionOutput) => endedAs(done, "challenge"),
   },
 }).createMachine({
   id: "webauthn",
@@ -548,6 +553,7 @@ export const webauthnMachine = setup({
         hasAdapter: true,
         callbackUrl: context.callbackUrl ?? context.request.origin,
         request: context.request,
+        ...(context.twoFactor ? { twoFactor: context.twoFactor } : {}),
       }),
       "failed",
     ),

@@ -40,6 +40,8 @@ export function defaultCookies(useSecureCookies: boolean, overrides: CookiesOpti
     webauthnChallenge: { name: `${secure}${PREFIX}.challenge`, options: short },
     // What a built-in page shows again after a redirect (page-hint.ts): a few minutes, the auth routes only.
     pageHint: { name: `${secure}${PREFIX}.page-hint`, options: { ...base, path: basePath, maxAge: 60 * 5 } },
+    // A sign-in waiting for its second factor (two-factor/pending.ts): five minutes, the auth routes only.
+    twoFactorPending: { name: `${secure}${PREFIX}.two-factor`, options: { ...base, path: basePath, maxAge: 60 * 5 } },
     // A browser that signed in keeps its own password budget (rate-limit/device.ts): a year.
     device: { name: `${secure}${PREFIX}.device`, options: { ...base, maxAge: 365 * 24 * 60 * 60 } },
   };

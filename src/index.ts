@@ -40,3 +40,7 @@ export {
   revokeAllSessions,
 } from "./server/sessions.js";
 export type { SessionInfo, RevokeRequest, RevokeResult } from "./server/sessions.js";
+export type { TwoFactorOptions } from "./two-factor/options.js";
+export type { SecondFactor, SecondFactorType, StoredTotpFactor } from "./two-factor/types.js";
+export { recentSecondFactor } from "./two-factor/recent.js";
+export type { ProvedFactors } from "./two-factor/recent.js";

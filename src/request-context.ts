@@ -7,6 +7,7 @@ import type { RequestFacts } from "../machines/shared.js";
 
 export type AuthAction =
   | "providers"
+  | "two-factor-challenge"
   | "session"
   | "sessions"
   | "csrf"

@@ -58,6 +58,7 @@ const signOutFlow = lazy(() => import("./flows/signout.js"));
 const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
 const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
 const sessionsFlow = lazy(() => import("./flows/sessions.js"));
+const twoFactorChallenge = lazy(() => import("./two-factor/challenge.js"));
 
 const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh, touchJwtSession), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
@@ -86,6 +87,14 @@ export const ROUTES: readonly Route[] = [
   }),
   route({ method: "GET", action: "error", csrf: false, countsRequest: false, handle: showError }),
   route({ method: "GET", action: "verify-request", csrf: false, countsRequest: false, handle: showVerifyRequest }),
+  // A sign-in waiting for its second factor (the pending cookie says whose).
+  route({
+    method: "GET",
+    action: "two-factor-challenge",
+    csrf: false,
+    countsRequest: false,
+    handle: async (rt, ctx) => (await twoFactorChallenge()).showChallenge(rt, ctx),
+  }),
   route({ method: "GET", action: "callback", providers: OAUTH, csrf: false, countsRequest: false, handle: oauthCallback }),
   route({
     method: "GET",
@@ -151,6 +160,14 @@ export const ROUTES: readonly Route[] = [
     csrf: true,
     countsRequest: true,
     handle: lazyFlowRoute(webAuthnFlow, "callback"),
+  }),
+  // The code (or recovery code) of a pending sign-in; past it, the sign-in completes.
+  route({
+    method: "POST",
+    action: "two-factor-challenge",
+    csrf: true,
+    countsRequest: true,
+    handle: async (rt, ctx) => (await twoFactorChallenge()).answerChallenge(rt, ctx),
   }),
   // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
   route({

@@ -16,6 +16,8 @@ import type { customFetch, skipCSRFCheck } from "./symbols.js";
 import type { OAuthProviderConfig } from "./providers/oauth-types.js";
 import type { WebAuthnConfig } from "./providers/webauthn.js";
 import type { RateLimitOptions } from "./rate-limit/options.js";
+import type { TwoFactorOptions } from "./two-factor/options.js";
+import type { SecondFactorType } from "./two-factor/types.js";
 
 export type Awaitable<T> = T | PromiseLike<T>;
 
@@ -471,7 +473,8 @@ export type CookieName =
   | "nonce"
   | "webauthnChallenge"
   | "pageHint"
-  | "device";
+  | "device"
+  | "twoFactorPending";
 
 export type CookiesOptions = Partial<Record<CookieName, Partial<CookieOption>>>;
 
@@ -651,6 +654,19 @@ export interface EventCallbacks {
    */
   rateLimited?: (message: { providerId: string; scope: string; limit: string; retryAfter: number }) => Awaitable<void>;
   /**
+   * A signed-in user confirmed a new second factor (`type: "totp"`, `factorId` its id) or got a new
+   * set of recovery codes (`type: "recovery"`). Never carries a secret or a code.
+   */
+  twoFactorEnrolled?: (message: { userId: string; type: SecondFactorType; factorId: string }) => Awaitable<void>;
+  /** A sign-in of a user with a second factor stopped at its challenge (nothing was written yet). */
+  twoFactorChallenged?: (message: { userId: string }) => Awaitable<void>;
+  /** A second factor was proved at the challenge (`type`: which); the sign-in goes on. Never carries the code. */
+  twoFactorPassed?: (message: { userId: string; type: SecondFactorType }) => Awaitable<void>;
+  /** A code at the challenge was wrong, or refused by the rate limit without being checked (`rateLimited`). */
+  twoFactorFailed?: (message: { userId: string; rateLimited: boolean }) => Awaitable<void>;
+  /** A signed-in user removed one of their second factors. */
+  twoFactorRemoved?: (message: { userId: string; type: SecondFactorType; factorId: string }) => Awaitable<void>;
+  /**
    * Sessions were ended on purpose (a person's "sign out" of a device or everywhere, an application's
    * `revokeAllSessions(userId)`): one session of `userId` (`sessionId`), or every one signed in before
    * now but `exceptSessionId`. `strategy` says which kind: `jwt` sessions stop opening on every instance
@@ -736,6 +752,12 @@ export interface AuthConfig {
    * See {@link RateLimitOptions} for the limits and where they are counted.
    */
   rateLimit?: false | RateLimitOptions;
+  /**
+   * Second factors (authenticator-app codes, recovery codes, a passkey): signed-in users enroll them
+   * at `/two-factor`, and every sign-in of an enrolled user asks for one. Needs an adapter with the
+   * two-factor methods (see {@link TwoFactorOptions}).
+   */
+  twoFactor?: TwoFactorOptions;
   /** Options used internally by integrations; not part of the stable API. */
   raw?: unknown;
 }

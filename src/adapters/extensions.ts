@@ -2,6 +2,7 @@
  * What every appauth adapter offers beyond the spec's 19-method contract. The extensions are optional:
  * the core uses one when an adapter has it and falls back to the plain contract otherwise.
  */
+import type { StoredTotpFactor } from "../two-factor/types.js";
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, ClaimedUser } from "../types.js";
 
 export type { ClaimedUser } from "../types.js";
@@ -18,8 +19,10 @@ export type NewUserAccount = Partial<AdapterAccount> & Pick<AdapterAccount, "pro
  * to the created user's id. When the link fails (say, the provider account is already linked to someone
  * else) the user is not created and the call rejects. When an adapter lacks it, the core calls
  * `createUser` then `linkAccount`, and deletes the new user if the link fails.
+ *
+ * The second-factor methods are described on {@link TwoFactorAdapter}.
  */
-export interface ExtendedAdapter extends Adapter {
+export interface ExtendedAdapter extends Adapter, Partial<TwoFactorAdapter> {
   /** Creates a user and links its first account in one atomic step (see above); resolves to the user. */
   createUserAndLinkAccount?(user: AdapterUser, account: NewUserAccount): Promise<AdapterUser>;
   /**
@@ -114,6 +117,52 @@ export interface StoredRevocations {
 
 /** What a watching process hears: a user whose revocations changed, or that notifications started or stopped. */
 export type RevocationNotice = { userId: string } | { connected: boolean };
+/**
+ * The extension methods that keep second factors (`twoFactor` in the config; see
+ * docs/concepts/two-factor.md). All of them are needed once two-factor is configured. Every method
+ * that names a factor takes its owner's `userId` too and touches nothing of anyone else: a factor id
+ * of another user is treated as unknown. Deleting a user deletes their factors and recovery codes;
+ * `claimUnverifiedUser` deletes them too (a squatter's factor must not lock the prover out).
+ */
+export interface TwoFactorAdapter {
+  /** Stores a new TOTP factor (normally pending, `active: false`); resolves to it as stored. Rejects when its id exists. */
+  createTwoFactor(factor: StoredTotpFactor): Promise<StoredTotpFactor>;
+  /** Every factor of the user, active and pending, oldest first; `[]` when none. */
+  getTwoFactors(userId: string): Promise<StoredTotpFactor[]>;
+  /** Marks the user's factor `id` active; resolves to it as stored afterwards, or `null` when the user has no such factor. */
+  activateTwoFactor(userId: string, id: string): Promise<StoredTotpFactor | null>;
+  /** Deletes the user's factor `id`; resolves `true` when it was there, `false` (changing nothing) otherwise. */
+  deleteTwoFactor(userId: string, id: string): Promise<boolean>;
+  /**
+   * Records that a code of time step `step` was accepted for the user's factor `factorId`, atomically
+   * across every process sharing the store: resolves `true` and stores `step` as `lastUsedStep` (and
+   * now as `lastUsedAt`) only when `step` is greater than the stored `lastUsedStep`; `false`, changing
+   * nothing, when it is not or there is no such factor. A code is accepted only when this says `true`,
+   * so of concurrent uses of one code exactly one wins.
+   */
+  useTotpStep(userId: string, factorId: string, step: number): Promise<boolean>;
+  /** Replaces every recovery code of the user with `hashes` (keyed hashes, never codes), in one step. */
+  replaceRecoveryCodes(userId: string, hashes: string[]): Promise<void>;
+  /**
+   * Uses up the user's recovery code whose keyed hash is `hash`, atomically: resolves `true` and deletes
+   * it when the user has it, `false` otherwise. Of concurrent uses of one code exactly one wins.
+   */
+  useRecoveryCode(userId: string, hash: string): Promise<boolean>;
+  /** How many unused recovery codes the user has. */
+  countRecoveryCodes(userId: string): Promise<number>;
+}
+
+/** The names of the two-factor methods, as `MissingAdapterMethods` reports them. */
+export const TWO_FACTOR_METHODS = [
+  "createTwoFactor",
+  "getTwoFactors",
+  "activateTwoFactor",
+  "deleteTwoFactor",
+  "useTotpStep",
+  "replaceRecoveryCodes",
+  "useRecoveryCode",
+  "countRecoveryCodes",
+] as const satisfies readonly (keyof TwoFactorAdapter)[];
 
 /** The fields of an account to change; `null` clears a field. */
 export type AccountUpdate = Pick<AdapterAccount, "provider" | "providerAccountId"> & {

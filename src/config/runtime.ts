@@ -40,7 +40,8 @@ import type {
   User,
 } from "../types.js";
 import type { InspectionEvent } from "xstate";
-import type { ExtendedAdapter } from "../adapters/extensions.js";
+import { TWO_FACTOR_METHODS, type ExtendedAdapter } from "../adapters/extensions.js";
+import type { TwoFactorOptions } from "../two-factor/options.js";
 import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";
 import {
@@ -139,6 +140,8 @@ export interface Runtime {
   rateLimit?: Limiter;
   /** What the flows build once for this configuration and keep (see `RuntimeServices`). */
   services: RuntimeServices;
+  /** The `twoFactor` option; absent, no sign-in is challenged and nothing is looked up. */
+  twoFactor?: TwoFactorOptions;
 }
 
 /**
@@ -322,6 +325,16 @@ export function checkConfig(config: AuthConfig): void {
   checkProviders(providers, config);
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
   checkAdapter(config.adapter, strategy, providers);
+  checkTwoFactorAdapter(config);
+}
+
+/** Second factors are kept through the adapter: without its two-factor methods the option cannot work. */
+function checkTwoFactorAdapter(config: AuthConfig): void {
+  if (config.twoFactor === undefined) return;
+  if (!config.adapter) throw new MissingAdapter("twoFactor: second factors are kept through an `adapter`; none is set.");
+  const adapter = config.adapter as Record<string, unknown>;
+  const missing = TWO_FACTOR_METHODS.filter((method) => typeof adapter[method] !== "function");
+  if (missing.length) throw new MissingAdapterMethods(`adapter: twoFactor needs the adapter methods ${missing.join(", ")}.`);
 }
 
 /** The adapter methods each part of a configuration calls. */
@@ -445,6 +458,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
 
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt");
   checkAdapter(config.adapter, strategy, providers);
+  checkTwoFactorAdapter(config);
   warnUnclaimable(config, providers, logger);
   const federation = resolveFederation(providers, config.adapter, strategy, logger);
 
@@ -537,6 +551,7 @@ function buildRuntime(userConfig: AuthConfig, env: Env): Runtime {
     inspect: inspectionFor(config.inspect, logger),
     cookies,
     services: { bound: new Map() },
+    ...(config.twoFactor ? { twoFactor: config.twoFactor } : {}),
   };
 }
 

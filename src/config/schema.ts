@@ -264,6 +264,11 @@ const options = {
       linkAccount: optionalFn,
       session: optionalFn,
       rateLimited: optionalFn,
+      twoFactorEnrolled: optionalFn,
+      twoFactorChallenged: optionalFn,
+      twoFactorPassed: optionalFn,
+      twoFactorFailed: optionalFn,
+      twoFactorRemoved: optionalFn,
     }),
   ),
   pages: optional(object({ signIn: pageUrl, signOut: pageUrl, error: pageUrl, verifyRequest: pageUrl, newUser: pageUrl })),
@@ -295,6 +300,25 @@ const options = {
   skipCSRFCheck: optional(ofType("symbol", "symbol")),
   inspect: inspectOption,
   rateLimit: optional(rateLimitOption),
+  twoFactor: optional(
+    object({
+      issuer: optional(matching(/^[^:]{1,64}$/, "expected 1 to 64 characters without ':' (it names the site in authenticator apps)")),
+      recoveryCodes: optional((value, path, problems) => {
+        if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 50) {
+          problems.push({ path, message: "expected a whole number of codes from 1 to 50" });
+        }
+      }),
+      required: optional((value, path, problems) => {
+        if (typeof value !== "boolean" && typeof value !== "function") problems.push({ path, message: "expected true, false or a function of the user" });
+      }),
+      rememberBrowser: optional((value, path, problems) => {
+        if (value === false) return;
+        if (!isObject(value)) problems.push({ path, message: "expected false or { maxAge }" });
+        else optional(seconds("positive"))(value.maxAge, [...path, "maxAge"], problems);
+      }),
+      passkeyCountsAsBoth: optionalBoolean,
+    }),
+  ),
 } satisfies Record<string, Check>;
 
 /** The top-level options a configuration may set (the ones validated here). */

@@ -12,7 +12,7 @@ import type { RouteAnswer } from "../response.js";
 import { signInAnswer } from "./outcome.js";
 import { flowRoute } from "./flow-route.js";
 import { isShowableValue, pageHintCookie, redisplayedField } from "./page-hint.js";
-import { bindSignInCompletion } from "./signin-completion.js";
+import { bindSignInCompletion, twoFactorStep } from "./signin-completion.js";
 import type { CredentialsConfig, SetCookie } from "../types.js";
 import { finishBeforeAnswering, requestOf, runFlow } from "./run.js";
 import { checkCredentials, clearCredentials, type CredentialsAttempt } from "../rate-limit/limiter.js";
@@ -115,6 +115,7 @@ export async function handleCredentialsCallback(
     callbackUrl: requestedCallbackUrl(ctx),
     hasAdapter: rt.adapter !== undefined,
     request: requestFacts(ctx),
+    ...twoFactorStep(rt, ["pwd"]),
   };
   const output = await runFlow(rt, machine, input, ctx);
   if (output.outcome === "signedIn") await rememberDevice(rt, ctx, { providerId, credentials }, output.cookies);

@@ -21,7 +21,7 @@ import { flowRoute } from "./flow-route.js";
 import { pageHintCookie } from "./page-hint.js";
 import { requestOf, runMachine } from "./run.js";
 import { checkEmail, forgetMail } from "../rate-limit/limiter.js";
-import { bindSignInCompletion } from "./signin-completion.js";
+import { bindSignInCompletion, twoFactorStep } from "./signin-completion.js";
 
 /** Characters no single address may hold, whatever a custom normaliser returns. */
 const UNSAFE_CHARACTERS = /[\s,;<>"()\\[\]]/;
@@ -180,6 +180,7 @@ export async function handleEmailCallback(
     email: "",
     callbackUrl: requestedCallbackUrl(ctx),
     request: requestFacts(ctx),
+    ...twoFactorStep(rt, []),
     sessionCookies: [],
     events: [],
   };

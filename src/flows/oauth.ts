@@ -45,7 +45,7 @@ import type { Account, Profile, User } from "../types.js";
 import { refusalError } from "./failure.js";
 import { requestOf, runMachine } from "./run.js";
 import { checkRequest } from "../rate-limit/limiter.js";
-import { bindSignInCompletion } from "./signin-completion.js";
+import { bindSignInCompletion, twoFactorStep } from "./signin-completion.js";
 import { signInAnswer, type SignInAnswer } from "./outcome.js";
 import { flowRoute } from "./flow-route.js";
 import { idTokenServer, providerServers } from "../oauth/servers.js";
@@ -347,6 +347,7 @@ function baseInput(rt: Runtime, ctx: RequestContext, provider: OAuthProviderConf
     hasAdapter: rt.adapter !== undefined,
     updatesAccountTokens: rt.federation.storesTokens,
     request: requestFacts(ctx),
+    ...twoFactorStep(rt, []),
   };
 }
 

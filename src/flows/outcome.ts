@@ -1,6 +1,6 @@
 /**
  * How a sign-in's outcome answers the browser, for every provider type: signed in, to the URL the
- * completion resolved, with its cookies; diverted, to the signIn callback's destination made an
+ * completion resolved, with its cookies; challenged, to the second-factor page with the pending cookie; diverted, to the signIn callback's destination made an
  * absolute http(s) URL (never the callback's string as it is); refused, with the error and whatever
  * cookies the flow must still set (its single-use checks, cleared).
  */
@@ -15,6 +15,7 @@ import { refusalError } from "./failure.js";
 /** A sign-in flow's output, as each sign-in machine ends. */
 export type SignInOutcome =
   | { outcome: "signedIn"; redirectTo: string; cookies: SetCookie[] }
+  | { outcome: "challenged"; redirectTo: string; cookies: SetCookie[] }
   | { outcome: "diverted"; redirectTo: string; cookies?: SetCookie[] }
   | { outcome: "refused"; failure: FlowFailure; cookies?: SetCookie[] };
 
@@ -29,6 +30,7 @@ export function signInAnswer(
 ): SignInAnswer {
   switch (output.outcome) {
     case "signedIn":
+    case "challenged":
       return { plan: { redirect: output.redirectTo, cookies: output.cookies } };
     case "diverted": {
       const redirect = normalizeUrl(output.redirectTo, ctx.origin);

@@ -15,6 +15,28 @@ import type { RequestFacts } from "../../machines/shared.js";
 import type { Account, AdapterAccount, AdapterUser, ProviderType, User } from "../types.js";
 import { customPageUrl } from "./pages.js";
 import { requestOf } from "./run.js";
+import { holdPendingSignIn } from "../two-factor/pending.js";
+import type { TwoFactorStep } from "../../machines/signin-completion.machine.js";
+
+/** The path of the second-factor challenge under the base path. */
+export const CHALLENGE_PATH = "/two-factor-challenge";
+
+/**
+ * The second-factor step a flow hands its completion: none without a `twoFactor` configuration (the
+ * completion then looks nothing up), else what the first factor proved.
+ */
+export function twoFactorStep(rt: Runtime, firstFactor: string[], options: { countsAsBoth?: boolean } = {}): { twoFactor?: TwoFactorStep } {
+  if (!rt.twoFactor) return {};
+  return { twoFactor: { firstFactor, ...(options.countsAsBoth ? { countsAsBoth: true } : {}) } };
+}
+
+/** Whether the user has an active second factor (an authenticator app confirmed with a first code). */
+async function hasActiveSecondFactor(rt: Runtime, userId: string): Promise<boolean> {
+  const adapter = requireAdapter(rt) as ExtendedAdapter;
+  if (!userId) throw new AdapterError("A second factor is configured, but the signing-in user has no id to look it up by.");
+  const factors = await adapter.getTwoFactors!(userId);
+  return factors.some((factor) => factor.active);
+}
 
 /** An authenticator a passkey registration carries on its account until the person's user is known. */
 export interface PendingAuthenticator {
@@ -126,6 +148,13 @@ export function bindSignInCompletion(rt: Runtime) {
         requireAdapter(rt).getUserByAccount!({ provider: input.account.provider, providerAccountId: input.account.providerAccountId }),
       ),
       signInCallback: fromEffect(async ({ input }) => rt.callbacks.signIn(input)),
+      findSecondFactor: fromEffect(({ input }) => hasActiveSecondFactor(rt, input.userId)),
+      holdPendingSignIn: fromEffect(async ({ input, system }) => {
+        const ctx = requestOf(system);
+        const cookies = await holdPendingSignIn(rt, ctx, input);
+        await rt.events.twoFactorChallenged?.({ userId: input.userId });
+        return { cookies, redirectTo: `${ctx.baseUrl}${CHALLENGE_PATH}` };
+      }),
       findUserByEmail: fromEffect(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
       linkAccount: fromEffect(async ({ input }) => {
         const adapter = requireAdapter(rt);
@@ -155,6 +184,7 @@ export function bindSignInCompletion(rt: Runtime) {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
           return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account);
+          // (The database session record does not carry amr yet: see docs/concepts/two-factor.md.)
         }
         const ctx = requestOf(system);
         return issueJwtSession(rt, ctx, {
@@ -163,6 +193,7 @@ export function bindSignInCompletion(rt: Runtime) {
           ...(input.profile ? { profile: input.profile } : {}),
           isNewUser: input.isNewUser,
           issued: (token) => recordJwtSession(rt, ctx, token, input.account),
+          ...(input.amr ? { amr: input.amr } : {}),
         });
       }),
       resolveRedirect: fromEffect(({ input }) => resolveSignInRedirect(rt, input)),

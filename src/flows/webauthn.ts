@@ -41,7 +41,7 @@ import { currentUser } from "../session/current-user.js";
 import { requestOf, runMachine } from "./run.js";
 import { fromEffect } from "./effect.js";
 import { checkRequest } from "../rate-limit/limiter.js";
-import { bindSignInCompletion, type PendingAuthenticator } from "./signin-completion.js";
+import { bindSignInCompletion, twoFactorStep, type PendingAuthenticator } from "./signin-completion.js";
 import { signInAnswer, type SignInAnswer } from "./outcome.js";
 import { flowRoute } from "./flow-route.js";
 import { browserCredentialId, credentialIdLookups, storedCredentialId } from "./credential-id.js";
@@ -340,6 +340,8 @@ export async function handleWebAuthnCallback(
   const context: WebAuthnContext = {
     providerId: provider.id,
     request: requestFacts(ctx),
+    // User verification is required of every passkey here: by default it counts as both factors.
+    ...twoFactorStep(rt, ["hwk"], { countsAsBoth: rt.twoFactor?.passkeyCountsAsBoth !== false }),
     ...(sealed !== undefined ? { sealedChallenge: sealed } : {}),
     // Cleared on every answer, even when the challenge cannot be read.
     challengeCookies: ctx.jar.has(cookie.name) ? [expireCookie(cookie.name, cookie.options)] : [],

@@ -115,6 +115,7 @@ export async function issueJwtSession(
     account: Account | null;
     profile?: Profile;
     isNewUser?: boolean;
+    amr?: string[];
     /** Called with the token once it is issued (the person's session list records it: registry.ts). */
     issued?: (token: JWT) => Promise<void>;
   },
@@ -122,6 +123,11 @@ export async function issueJwtSession(
   const { user } = params;
   const initial: JWT = { name: user.name, email: user.email, picture: user.image };
   if (user.id) initial.sub = String(user.id);
+  // What this sign-in proved (RFC 8176) and when: only with a twoFactor configuration.
+  if (params.amr) {
+    initial.amr = params.amr;
+    initial.auth_time = Math.floor(Date.now() / 1000);
+  }
   const account = params.account ? sessionAccountOf(rt, params.account) : undefined;
   if (account) initial.account = account;
   const token = await rt.callbacks.jwt({

@@ -76,7 +76,18 @@ export interface Setting {
   emailVerified: boolean;
   /** Whether the adapter can update a linked account (so a returning person's new tokens are kept). */
   updatesAccountTokens?: boolean;
+  /**
+   * The second-factor step: configured and due ("pending"), the resumed run after a passed challenge
+   * ("resumed"), or a first factor that counts as both ("countsAsBoth"); absent, none is configured.
+   */
+  twoFactor?: "pending" | "resumed" | "countsAsBoth";
 }
+
+/** Where the pending-sign-in fake sends the browser, and the cookie it sets. */
+export const challengeUrl = "https://app.example/auth/two-factor/challenge";
+export const pendingCookies: SetCookie[] = [
+  { name: "__Secure-appauth.two-factor", value: "sealed-pending", options: { httpOnly: true, sameSite: "lax", path: "/", secure: true } },
+];
 
 export type AdapterEffect =
   | "findUserByAccount"
@@ -87,7 +98,9 @@ export type AdapterEffect =
   | "markEmailVerified"
   | "updateAccountTokens"
   | "issueSession"
-  | "resolveRedirect";
+  | "resolveRedirect"
+  | "findSecondFactor"
+  | "holdPendingSignIn";
 
 /** What the outside world answers. */
 export interface World {
@@ -96,11 +109,26 @@ export interface World {
   /** The stored user who has the sign-in's email, if any. */
   emailOwner: AdapterUser | null;
   signIn: { returns: boolean | string } | { throws: unknown };
+  /** Whether the gated user has an active second factor (asked only when one is due). */
+  secondFactor?: boolean;
   /** The adapter or session effect that throws when it runs, if one does. */
   failure?: { effect: AdapterEffect; error: unknown };
 }
 
 export function completionInput(setting: Setting): SignInCompletionInput {
+  const input = providerInput(setting);
+  if (!setting.twoFactor) return input;
+  const firstFactor = setting.provider === "credentials" ? ["pwd"] : [];
+  const twoFactor =
+    setting.twoFactor === "resumed"
+      ? { firstFactor, proved: ["otp"] }
+      : setting.twoFactor === "countsAsBoth"
+        ? { firstFactor, countsAsBoth: true }
+        : { firstFactor };
+  return { ...input, twoFactor };
+}
+
+function providerInput(setting: Setting): SignInCompletionInput {
   const { email } = setting;
   const withEmail = email === undefined ? {} : { email };
   // Given to every kind of sign-in as the runtime gives it: only OAuth/OIDC accounts have tokens to keep.
@@ -189,6 +217,8 @@ export function completionIn(world: World, redirect?: RedirectFake) {
       markEmailVerified: answer("markEmailVerified", ({ userId }: { userId: string }) => markedVerified(userId)),
       updateAccountTokens: answer("updateAccountTokens", (_: { account: Account }): void => undefined),
       issueSession: answer("issueSession", () => sessionCookies),
+      findSecondFactor: answer("findSecondFactor", (_: { userId: string }) => world.secondFactor === true),
+      holdPendingSignIn: answer("holdPendingSignIn", () => ({ cookies: pendingCookies, redirectTo: challengeUrl })),
       resolveRedirect: answer(
         "resolveRedirect",
         redirect ?? (({ url, isNewUser }: Parameters<RedirectFake>[0]) => (isNewUser ? welcomeUrl : url)),

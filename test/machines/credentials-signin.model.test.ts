@@ -19,6 +19,7 @@ import {
   type EffectPath,
   itCoversTheMachine,
 } from "./effect-paths.js";
+import { challengeUrl, pendingCookies } from "./completion-world.js";
 import { facts } from "./fixtures.js";
 
 const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
@@ -60,6 +61,13 @@ const outcomes = {
       events: [{ type: "signIn", user: input.user, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
+    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
+      outcome: "challenge",
+      userId: "user-ada",
+      redirectTo: challengeUrl,
+      cookies: pendingCookies,
+      events: [],
+    })),
     returns("refuses (signIn callback)", (): SignInCompletionOutput => ({ outcome: "refused", failure: vetoed, events: [] })),
     returns("refuses (no session)", (): SignInCompletionOutput => ({ outcome: "refused", failure: sessionNotIssued, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
@@ -87,6 +95,7 @@ const paths = effectPaths(machine, inputs, outcomes);
 
 const outcomeOfFinalState: Record<string, string> = {
   signedIn: "signedIn",
+  challenged: "challenged",
   diverted: "diverted",
   refused: "refused",
   limited: "refused",
@@ -136,7 +145,9 @@ describe("credentials sign-in: paths generated from the machine", () => {
         });
       }
       // Only a completed sign-in carries cookies, and only the ones the completion issued.
-      expect("cookies" in output).toBe(finalState === "signedIn");
+      expect("cookies" in output).toBe(finalState === "signedIn" || finalState === "challenged");
+      // A second factor is due: the pending cookie instead of a session.
+      if (output.outcome === "challenged") expect(output).toEqual({ outcome: "challenged", redirectTo: challengeUrl, cookies: pendingCookies });
       if (output.outcome === "signedIn") {
         expect(output.cookies).toBe(sessionCookies);
         expect(output.redirectTo).toBe("https://app.example/dashboard");

@@ -9,7 +9,7 @@ import {
 } from "../../machines/index.js";
 import type { EmailContext } from "../../machines/email.machine.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
-import { ada, newUserFrom, sessionCookies } from "./completion-world.js";
+import { ada, challengeUrl, newUserFrom, pendingCookies, sessionCookies } from "./completion-world.js";
 import {
   effectPaths,
   expectPlayedAsPredicted,
@@ -98,6 +98,13 @@ const linkOutcomes = {
       events: [{ type: "signIn", user: ada, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
+    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
+      outcome: "challenge",
+      userId: "user-ada",
+      redirectTo: challengeUrl,
+      cookies: pendingCookies,
+      events: [],
+    })),
     returns("refuses", (): SignInCompletionOutput => ({ outcome: "refused", failure: accessDenied, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),
@@ -329,8 +336,12 @@ describe("email: paths generated from the machine", () => {
         if (completion?.outcome === "signedIn") {
           expect(output).toEqual({ outcome: "signedIn", redirectTo: completion.redirectTo, cookies: completion.cookies });
         }
+        // A second factor is due: the pending cookie, never a session.
+        if (completion?.outcome === "challenge") {
+          expect(output).toEqual({ outcome: "challenged", redirectTo: challengeUrl, cookies: pendingCookies });
+        }
         // A session is set only by a sign-in that got all the way.
-        expect("cookies" in output).toBe(played.value === "signedIn");
+        expect("cookies" in output).toBe(played.value === "signedIn" || played.value === "challenged");
 
         // The completion's events go out on entry to signedIn and never otherwise.
         expect(played.emitted).toEqual(played.value === "signedIn" ? completion!.events : []);

@@ -21,7 +21,12 @@
  * deleted, never replaced by a new one), claimed with everything attached before the proof detached and
  * the address verified, then the proving account linked to them; linking onto them as they are would
  * give a squatter's credentials a way in, refusing would keep the owner out. A session is issued last; an adapter or session
- * effect that throws fails the sign-in with its error.
+ * effect that throws fails the sign-in with its error. (i) When a second factor is configured and due,
+ * the stored user this sign-in is for (the account's, the signed-in one a new account links to, the
+ * one who has the address, or the one `authorize` returned) is asked about before anything is written;
+ * one with an active factor ends the completion in a challenge, with the pending cookie and nothing
+ * written or announced. A new user has none. The resumed run after the challenge skips the signIn
+ * callback (it allowed the sign-in the first time) and the question.
  */
 import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
 import type { AdapterUser, User } from "../../src/types.js";
@@ -30,7 +35,9 @@ import {
   completionInput,
   detached,
   markedVerified,
+  challengeUrl,
   newUserFrom,
+  pendingCookies,
   personWithId,
   sessionCookies,
   welcomeUrl,
@@ -40,7 +47,7 @@ import {
 } from "./completion-world.js";
 
 export interface ExpectedCompletion {
-  finalState: "signedIn" | "diverted" | "denied" | "notLinked" | "failed";
+  finalState: "signedIn" | "diverted" | "denied" | "notLinked" | "failed" | "awaitingSecondFactor";
   output: SignInCompletionOutput;
   /** The effects run, in order. */
   calls: string[];
@@ -66,6 +73,19 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     calls,
   });
 
+  // (i) The gate: undefined to go on, or where the completion ends instead.
+  const gate = (userId: string): ExpectedCompletion | undefined => {
+    if (setting.twoFactor !== "pending") return undefined;
+    if (fails("findSecondFactor")) return failed();
+    if (!world.secondFactor) return undefined;
+    if (fails("holdPendingSignIn")) return failed();
+    return {
+      finalState: "awaitingSecondFactor",
+      output: { outcome: "challenge", userId, redirectTo: challengeUrl, cookies: pendingCookies, events: [] },
+      calls,
+    };
+  };
+
   // (e) Credentials accounts are synthetic, and without an adapter nothing is stored.
   const accountsStored = setting.hasAdapter && setting.provider !== "credentials";
   let owner: AdapterUser | null = null;
@@ -74,8 +94,8 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     owner = world.accountOwner;
   }
 
-  calls.push("signInCallback");
-  const verdict = world.signIn;
+  if (setting.twoFactor !== "resumed") calls.push("signInCallback");
+  const verdict = setting.twoFactor === "resumed" ? { returns: true } : world.signIn;
   if ("throws" in verdict) {
     return { finalState: "denied", output: { outcome: "refused", failure: { error: verdict.throws, as: "AccessDenied" }, events }, calls };
   }
@@ -105,11 +125,15 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     if (owner) {
       // (a) Someone else's account is not taken over by whoever is signed in here.
       if (signedInAs !== undefined && owner.id !== signedInAs) return notLinked();
+      const gated = gate(owner.id);
+      if (gated) return gated;
       signsInStored = owner;
       // (g) The stored tokens are replaced by this sign-in's.
       if (setting.updatesAccountTokens && setting.provider === "oauth" && fails("updateAccountTokens")) return failed();
     } else if (signedInAs !== undefined) {
       // (b) A new account for the person signed in here.
+      const gated = gate(signedInAs);
+      if (gated) return gated;
       if (fails("linkAccount")) return failed();
       signsInStored = personWithId(signedInAs);
       link(signsInStored);
@@ -119,6 +143,8 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
       // (h) The address is proven here: a followed link, or an opted-in provider that asserts it verified.
       const proves = setting.provider === "email" || (setting.allowDangerousEmailAccountLinking && setting.emailVerified);
       if (emailOwner && emailOwner.emailVerified === null && proves) {
+        const gated = gate(emailOwner.id);
+        if (gated) return gated;
         if (fails("claimUnverifiedUser")) return failed();
         const claimed = markedVerified(emailOwner.id);
         events.push({ type: "credentialsDetached", user: claimed, account: input.account, ...detached });
@@ -131,6 +157,8 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
           setting.provider === "email" ||
           (setting.allowDangerousEmailAccountLinking && emailOwner.emailVerified !== null && setting.emailVerified);
         if (!vouched) return notLinked();
+        const gated = gate(emailOwner.id);
+        if (gated) return gated;
         if (fails("linkAccount")) return failed();
         signsInStored = personWithId(emailOwner.id);
         link(signsInStored);
@@ -153,6 +181,10 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     }
   }
 
+  if (!accountsStored) {
+    const gated = gate(String(input.user.id ?? ""));
+    if (gated) return gated;
+  }
   if (fails("issueSession")) return failed();
   // The session is issued, then the requested URL judged: a first sign-in is welcomed on its own page.
   if (fails("resolveRedirect")) return failed();

@@ -24,6 +24,7 @@ import {
   itCoversTheMachine,
 } from "./effect-paths.js";
 import { isPlainData, oauthCallback, requestLimitOutcomes, tooManyRequests } from "./fixtures.js";
+import { challengeUrl, pendingCookies } from "./completion-world.js";
 
 type Path = EffectPath<typeof machine>;
 
@@ -149,6 +150,13 @@ const callbackOutcomes = {
       events: [{ type: "signIn", user: input.user, account: input.account, profile: input.profile!, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
+    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
+      outcome: "challenge",
+      userId: "user-ada",
+      redirectTo: challengeUrl,
+      cookies: pendingCookies,
+      events: [],
+    })),
     returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),
@@ -347,6 +355,9 @@ describe("OAuth: paths generated from the machine", () => {
           // Where the completion judged the remembered callback URL to go.
           const completion = outputOf(path, "completeSignIn") as { redirectTo: string };
           expect(output.redirectTo).toBe(completion.redirectTo);
+        } else if (output.outcome === "challenged") {
+          // A second factor is due: the checks cleared, then the pending cookie; no session.
+          expect(output).toEqual({ outcome: "challenged", redirectTo: challengeUrl, cookies: [...clearCookies, ...pendingCookies] });
         } else if (restored) {
           expect(output.cookies).toEqual(clearCookies);
         }

@@ -22,6 +22,8 @@ import {
   personWithId,
   sessionCookies,
   welcomeUrl,
+  challengeUrl,
+  pendingCookies,
   type AdapterEffect,
   type Setting,
   type World,
@@ -37,6 +39,8 @@ const markFailed = new Error("updateUser: the users table is read-only");
 const tokensNotKept = new Error("updateAccount: the account is no longer linked");
 const sessionFailed = new Error("issueSession: the secret is missing");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
+const factorLookupFailed = new Error("getTwoFactor: the database is unreachable");
+const holdFailed = new Error("holdPendingSignIn: the secret is missing");
 const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
 
 const outcomes = {
@@ -79,6 +83,15 @@ const outcomes = {
   ],
   updateAccountTokens: [returns("updates them", () => undefined), throws("throws", tokensNotKept)],
   issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", sessionFailed)],
+  findSecondFactor: [
+    returns("finds an active factor", () => true),
+    returns("finds none", () => false),
+    throws("throws", factorLookupFailed),
+  ],
+  holdPendingSignIn: [
+    returns("seals the pending sign-in", () => ({ cookies: pendingCookies, redirectTo: challengeUrl })),
+    throws("throws", holdFailed),
+  ],
   resolveRedirect: [
     returns("returns a URL", ({ url, isNewUser }: { url: string; isNewUser: boolean }) => (isNewUser ? welcomeUrl : url)),
     throws("throws", redirectFailed),
@@ -110,6 +123,25 @@ const settings: Setting[] = (["oauth", "credentials", "email"] as const).flatMap
   ),
 );
 
+// The second factor, on the paths where a stored user is known (each gated path), and without an adapter.
+const twoFactorSettings: Setting[] = (["oauth", "credentials", "email"] as const).flatMap((provider) =>
+  both.flatMap((signedIn) =>
+    both.flatMap((hasAdapter) =>
+      (["pending", "resumed", "countsAsBoth"] as const).map((twoFactor) => ({
+        provider,
+        hasAdapter,
+        signedIn,
+        email: provider === "email" ? "hedy@example.com" : "ada.l@example.com",
+        allowDangerousEmailAccountLinking: true,
+        emailVerified: true,
+        updatesAccountTokens: hasAdapter,
+        twoFactor,
+      })),
+    ),
+  ),
+);
+settings.push(...twoFactorSettings);
+
 function nameOf(setting: Setting): string {
   return [
     setting.provider,
@@ -119,6 +151,7 @@ function nameOf(setting: Setting): string {
     setting.allowDangerousEmailAccountLinking ? "email linking allowed" : "email linking off",
     setting.emailVerified ? "email verified" : "email unverified",
     ...(setting.updatesAccountTokens ? ["accounts updatable"] : []),
+    ...(setting.twoFactor ? [`second factor ${setting.twoFactor}`] : []),
   ].join(", ");
 }
 
@@ -145,6 +178,7 @@ function worldOf(path: EffectPath<typeof machine>): World {
   return {
     accountOwner: (outputOf(path, "findUserByAccount") as AdapterUser | null | undefined) ?? null,
     emailOwner: (outputOf(path, "findUserByEmail") as AdapterUser | null | undefined) ?? null,
+    secondFactor: outputOf(path, "findSecondFactor") === true,
     signIn: !verdict ? { returns: true } : "error" in verdict ? { throws: verdict.error } : { returns: verdict.output as boolean | string },
     ...(thrown && "error" in thrown.ending ? { failure: { effect: thrown.effect as AdapterEffect, error: thrown.ending.error } } : {}),
   };
@@ -165,7 +199,12 @@ describe("sign-in completion: paths generated from the machine", () => {
       expect(played.invoked.map((call) => call.effect)).toEqual(expected.calls);
 
       const { output } = played;
-      expect("cookies" in output).toBe(output.outcome === "signedIn");
+      expect("cookies" in output).toBe(output.outcome === "signedIn" || output.outcome === "challenge");
+      // A challenge writes nothing: no adapter write ran before it.
+      if (output.outcome === "challenge") {
+        const writes = ["linkAccount", "claimUnverifiedUser", "createUserWithAccount", "markEmailVerified", "updateAccountTokens", "issueSession"];
+        expect(played.invoked.filter((call) => writes.includes(call.effect))).toEqual([]);
+      }
       // The signIn callback judges the stored user when the account is known, else the provider's.
       const judged = played.invoked.find((call) => call.effect === "signInCallback")?.input as { user: User } | undefined;
       if (judged) expect(judged.user).toBe(outputOf(path, "findUserByAccount") ?? path.input.user);

@@ -14,7 +14,7 @@ import {
 import type { WebAuthnContext } from "../../machines/webauthn.machine.js";
 import { EmailSignInError, WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account, AdapterAuthenticator, AdapterUser } from "../../src/types.js";
-import { ada, grace, sessionCookies } from "./completion-world.js";
+import { ada, challengeUrl, grace, pendingCookies, sessionCookies } from "./completion-world.js";
 import {
   effectPaths,
   expectPlayedAsPredicted,
@@ -127,6 +127,13 @@ const callbackOutcomes = {
       events: [{ type: "signIn", user: input.user, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
+    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
+      outcome: "challenge",
+      userId: "user-ada",
+      redirectTo: challengeUrl,
+      cookies: pendingCookies,
+      events: [],
+    })),
     returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),
@@ -284,12 +291,12 @@ describe("WebAuthn: paths generated from the machine", () => {
     const count = (input: string) => optionsPaths.filter((path) => path.name.startsWith(`${input}:`)).length;
     expect(Object.keys(optionsInputs).map(count)).toEqual([2 + 1 + 4 + 11, 2 + 1 + 1 + 6 + 14, 2 + 1 + 1 + 14 + 14, 2 + 1 + 1 + 11 + 14]);
     // Per challenge (3) after its opening: consumed or not, the session store throws, the signed-in user
-    // changed, or the ceremony goes on: a registration verifies or not, then the completion's 6 endings;
+    // changed, or the ceremony goes on: a registration verifies or not, then the completion's 7 endings;
     // an authentication ends at each of its 5 steps (2 ways at the passkey and the owner) or completes.
     const posted = (label: string) => callbackPaths.filter((path) => path.name.startsWith(`posted ${label}:`)).length;
     expect(["register", "authenticate", "authenticate without a credential id", "bogus"].map(posted)).toEqual([
-      1 + (3 + 7) * 2 + (3 + 1),
-      1 + (3 + 1) * 2 + (3 + 12),
+      1 + (3 + 8) * 2 + (3 + 1),
+      1 + (3 + 1) * 2 + (3 + 13),
       1 + (3 + 1) * 2 + (3 + 1),
       1 + (3 + 1) * 3,
     ]);
@@ -339,11 +346,16 @@ describe("WebAuthn: paths generated from the machine", () => {
           return;
         }
         expect(played.emitted).toEqual([]);
+        if ("outcome" in completion && completion.outcome === "challenge") {
+          // A second factor is due: the pending cookie after the cleared challenge, nothing announced.
+          expect(output).toEqual({ outcome: "challenged", redirectTo: challengeUrl, cookies: [...clearCookies, ...pendingCookies] });
+          return;
+        }
         if ("outcome" in completion) {
           expect(output).toEqual(
             completion.outcome === "diverted"
               ? { outcome: "diverted", redirectTo: "/onboarding", cookies: clearCookies }
-              : { outcome: "refused", failure: completion.failure, cookies: clearCookies },
+              : { outcome: "refused", failure: (completion as { failure: FlowFailure }).failure, cookies: clearCookies },
           );
         } else {
           expect(output).toEqual({ outcome: "refused", failure: completion, cookies: clearCookies });

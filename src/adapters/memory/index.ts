@@ -14,10 +14,11 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "../../types.js";
+import type { StoredTotpFactor } from "../../two-factor/types.js";
 import { applyAccountUpdate, leaseExpiry, sessionMatch, sessionMatches } from "../extension-rules.js";
 import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
 
-export type { ExtendedAdapter, NewUserAccount } from "../extensions.js";
+export type { ExtendedAdapter, NewUserAccount, TwoFactorAdapter } from "../extensions.js";
 
 /** The memory adapter: all 19 contract methods plus every extension (see `ExtendedAdapter`). */
 export type MemoryAdapterInstance = Required<ExtendedAdapter>;
@@ -52,6 +53,19 @@ export function MemoryAdapter(): MemoryAdapterInstance {
   const authenticators = new Map<string, AdapterAuthenticator>();
   const leases = new Map<string, { holder: string; expires: number }>();
   const counters = new Map<string, { count: number; resetAt: number }>();
+  const factors = new Map<string, StoredTotpFactor>();
+  const recoveryCodes = new Map<string, Set<string>>();
+
+  /** The user's own factor `id`, or undefined: another user's factor is as good as unknown. */
+  function ownFactor(userId: string, id: string): StoredTotpFactor | undefined {
+    const factor = factors.get(id);
+    return factor?.userId === userId ? factor : undefined;
+  }
+
+  function forgetSecondFactors(userId: string): void {
+    for (const [id, factor] of factors) if (factor.userId === userId) factors.delete(id);
+    recoveryCodes.delete(userId);
+  }
 
   function requireUser(userId: string, what: string): void {
     if (!users.has(userId)) throw new Error(`${what}: no user with id ${JSON.stringify(userId)}`);
@@ -122,6 +136,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       for (const [key, authenticator] of authenticators) {
         if (authenticator.userId === userId) authenticators.delete(key);
       }
+      forgetSecondFactors(userId);
       return user;
     },
 
@@ -141,6 +156,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
         detached.authenticators.push(authenticator.credentialID);
       }
       for (const [key, session] of sessions) if (session.userId === userId && sessions.delete(key)) detached.sessions++;
+      forgetSecondFactors(userId);
       const claimed = copy({ ...user, emailVerified: verifiedAt });
       users.set(userId, claimed);
       return { user: copy(claimed), ...detached };
@@ -272,6 +288,53 @@ export function MemoryAdapter(): MemoryAdapterInstance {
 
     async releaseLease(key, holder) {
       if (leases.get(key)?.holder === holder) leases.delete(key);
+    },
+
+    async createTwoFactor(factor) {
+      requireUser(factor.userId, "createTwoFactor");
+      if (factors.has(factor.id)) throw new Error("createTwoFactor: a factor with this id exists");
+      factors.set(factor.id, copy(factor));
+      return copy(factor);
+    },
+
+    async getTwoFactors(userId) {
+      return [...factors.values()]
+        .filter((factor) => factor.userId === userId)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        .map(copy);
+    },
+
+    async activateTwoFactor(userId, id) {
+      const factor = ownFactor(userId, id);
+      if (!factor) return null;
+      factor.active = true;
+      return copy(factor);
+    },
+
+    async deleteTwoFactor(userId, id) {
+      return ownFactor(userId, id) !== undefined && factors.delete(id);
+    },
+
+    async useTotpStep(userId, factorId, step) {
+      // Compare and store in one synchronous step: of concurrent uses of one code, one wins.
+      const factor = ownFactor(userId, factorId);
+      if (!factor || !(step > factor.lastUsedStep)) return false;
+      factor.lastUsedStep = step;
+      factor.lastUsedAt = new Date();
+      return true;
+    },
+
+    async replaceRecoveryCodes(userId, hashes) {
+      requireUser(userId, "replaceRecoveryCodes");
+      recoveryCodes.set(userId, new Set(hashes));
+    },
+
+    async useRecoveryCode(userId, hash) {
+      return recoveryCodes.get(userId)?.delete(hash) ?? false;
+    },
+
+    async countRecoveryCodes(userId) {
+      return recoveryCodes.get(userId)?.size ?? 0;
     },
 
     async createVerificationToken(token) {

@@ -37,6 +37,9 @@ export interface Keys {
   userAccounts(userId: string): string;
   userSessions(userId: string): string;
   userAuthenticators(userId: string): string;
+  /** A hash of the user's second factors by factor id, and a set of their recovery-code hashes. */
+  userTwoFactors(userId: string): string;
+  userRecoveryCodes(userId: string): string;
   account(provider: string, providerAccountId: string): string;
   session(sessionToken: string): string;
   verification(identifier: string, token: string): string;
@@ -61,6 +64,8 @@ export function keys(prefix: string): Keys {
     userAccounts: (userId) => `${prefix}user:${part(userId)}:accounts`,
     userSessions: (userId) => `${prefix}user:${part(userId)}:sessions`,
     userAuthenticators: (userId) => `${prefix}user:${part(userId)}:authenticators`,
+    userTwoFactors: (userId) => `${prefix}user:${part(userId)}:two-factor`,
+    userRecoveryCodes: (userId) => `${prefix}user:${part(userId)}:recovery-codes`,
     account: (provider, providerAccountId) => `${prefix}account:${part(provider)}:${part(providerAccountId)}`,
     session: (sessionToken) => `${prefix}session:${part(sessionToken)}`,
     verification: (identifier, token) => `${prefix}verification:${part(identifier)}:${part(token)}`,

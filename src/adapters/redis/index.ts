@@ -4,7 +4,8 @@
  *
  *   user:<id>, user:email:<email> → id, user:<id>:accounts | :sessions | :authenticators (sets),
  *   account:<provider>:<providerAccountId>, session:<token>, verification:<identifier>:<token>,
- *   authenticator:<credentialID>, lease:<key>,
+ *   authenticator:<credentialID>, lease:<key>, user:<id>:two-factor (hash of factors by id),
+ *   user:<id>:recovery-codes (set of code hashes),
  *   sessions:account:<provider>:<providerAccountId> | sessions:sid:<provider>:<providerSessionId> (sets),
  *   revocations:<userId> (a hash; see revocations.ts), published on the channel `session-revocations`
  *
@@ -24,6 +25,7 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "../../types.js";
+import type { StoredTotpFactor } from "../../two-factor/types.js";
 import { applyAccountUpdate, leaseExpiry, sessionMatch } from "../extension-rules.js";
 import { newId, type ExtendedAdapter, type NewUserAccount } from "../extensions.js";
 import { deserialize, keys, serialize } from "./codec.js";
@@ -117,6 +119,18 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
   async function read<T>(key: string): Promise<T | null> {
     const text = await client.get(key);
     return text === null ? null : deserialize<T>(text);
+  }
+
+  /** The user's record and every key that lives and dies with it, in the order the scripts expect. */
+  function userKeys(userId: string): string[] {
+    return [
+      k.user(userId),
+      k.userAccounts(userId),
+      k.userSessions(userId),
+      k.userAuthenticators(userId),
+      k.userTwoFactors(userId),
+      k.userRecoveryCodes(userId),
+    ];
   }
 
   function userWrite(user: AdapterUser): { user: AdapterUser; write: Write } {
@@ -219,14 +233,14 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       const user = await runScript(
         client,
         scripts.deleteUser,
-        [k.user(userId), k.userAccounts(userId), k.userSessions(userId), k.userAuthenticators(userId)],
+        [...userKeys(userId)],
         [onServer.session(""), onServer.authenticator(""), onServer.userByEmail(""), userId, serverPrefix],
       );
       return typeof user === "string" ? deserialize<AdapterUser>(user) : null;
     },
 
     async claimUnverifiedUser(userId, verifiedAt) {
-      const keysOfUser = [k.user(userId), k.userAccounts(userId), k.userSessions(userId), k.userAuthenticators(userId)];
+      const keysOfUser = userKeys(userId);
       // Read, check, write only over what was read: an update meanwhile makes this one read again.
       for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
         const text = await client.get(k.user(userId));
@@ -409,6 +423,53 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
 
     async resetRateLimit(key) {
       await client.del(k.rateLimit(key));
+    },
+
+    async createTwoFactor(factor) {
+      const stored = strip(factor);
+      try {
+        await runScript(client, scripts.createTwoFactor, [k.user(stored.userId), k.userTwoFactors(stored.userId)], [stored.id, serialize(stored)]);
+      } catch (error) {
+        throw explain("createTwoFactor", error);
+      }
+      return stored;
+    },
+
+    async getTwoFactors(userId) {
+      const factors = (await client.hvals(k.userTwoFactors(userId))).map((text) => deserialize<StoredTotpFactor>(text));
+      return factors.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    },
+
+    async activateTwoFactor(userId, id) {
+      const text = await runScript(client, scripts.updateTwoFactor, [k.userTwoFactors(userId)], [id, "activate"]);
+      return typeof text === "string" ? deserialize<StoredTotpFactor>(text) : null;
+    },
+
+    async deleteTwoFactor(userId, id) {
+      return (await client.hdel(k.userTwoFactors(userId), id)) === 1;
+    },
+
+    async useTotpStep(userId, factorId, step) {
+      if (!Number.isSafeInteger(step)) return false;
+      const args = [factorId, "step", step, new Date().toISOString()];
+      return typeof (await runScript(client, scripts.updateTwoFactor, [k.userTwoFactors(userId)], args)) === "string";
+    },
+
+    async replaceRecoveryCodes(userId, hashes) {
+      const key = k.userRecoveryCodes(userId);
+      const transaction = client.multi().del(key);
+      if (hashes.length) transaction.sadd(key, ...hashes);
+      const results = await transaction.exec();
+      const failed = results?.find(([error]) => error);
+      if (!results || failed) throw failed?.[0] ?? new Error("replaceRecoveryCodes: the transaction was aborted");
+    },
+
+    async useRecoveryCode(userId, hash) {
+      return (await client.srem(k.userRecoveryCodes(userId), hash)) === 1;
+    },
+
+    async countRecoveryCodes(userId) {
+      return client.scard(k.userRecoveryCodes(userId));
     },
 
     async createVerificationToken(token) {

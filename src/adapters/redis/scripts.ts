@@ -120,7 +120,8 @@ return deleted
 `;
 
 /**
- * KEYS: the user, then their accounts, sessions and authenticators sets. ARGV[1]: the prefix of session
+ * KEYS: the user, then their accounts, sessions and authenticators sets, then their second factors (a
+ * hash) and recovery codes (a set). ARGV[1]: the prefix of session
  * keys, ARGV[2]: the prefix of authenticator keys, ARGV[3]: the prefix of email index keys, ARGV[4]: the
  * user's id, ARGV[5]: the client's own key prefix (the accounts set names keys without it). Deletes the user with everything the sets name, and their email index (if it is theirs), in
  * one step: a session or passkey added meanwhile cannot outlive them. Returns the user as stored, or nil.
@@ -137,12 +138,13 @@ if ok and type(decoded) == 'table' and type(decoded.email) == 'string' and decod
   local index = ARGV[3] .. part(decoded.email)
   if redis.call('GET', index) == ARGV[4] then redis.call('DEL', index) end
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return user
 `;
 
 /**
- * KEYS: the user, then their accounts, sessions and authenticators sets. ARGV[1]: the user as read,
+ * KEYS: the user, then their accounts, sessions and authenticators sets, then their second factors and
+ * recovery codes (a squatter's factor must not lock the prover out). ARGV[1]: the user as read,
  * ARGV[2]: the user to write (address verified), ARGV[3]: the prefix of session keys, ARGV[4]: the
  * prefix of authenticator keys, ARGV[5]: the client's own key prefix (the accounts set names keys
  * without it). Writes only over the user as read (0 when gone, -1 when changed: read again), and in
@@ -166,7 +168,7 @@ for _, token in ipairs(redis.call('SMEMBERS', KEYS[3])) do sessions = sessions +
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
   if redis.call('DEL', ARGV[4] .. part(id)) == 1 then table.insert(authenticators, id) end
 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 redis.call('SET', KEYS[1], ARGV[2])
 return { accounts, authenticators, sessions }
 `;
@@ -217,6 +219,39 @@ redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1
 `;
 
+/**
+ * KEYS[1]: the user, KEYS[2]: their second factors (a hash by factor id). ARGV[1]: the factor's id,
+ * ARGV[2]: the factor as JSON. Adds the factor only when the user exists and has no factor of that id.
+ */
+const CREATE_TWO_FACTOR = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('MISSING ' .. KEYS[1]) end
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return redis.error_reply('EXISTS ' .. ARGV[1]) end
+return 'OK'
+`;
+
+/**
+ * KEYS[1]: a user's second factors (a hash by factor id). ARGV[1]: the factor's id, ARGV[2]: "activate"
+ * or "step"; for "step", ARGV[3] the time step and ARGV[4] the time now (ISO). Activates the factor, or
+ * records the step as used only when it is later than the last used one. Returns the factor as stored
+ * afterwards, or false when there is no such factor or the step was used already.
+ */
+const UPDATE_TWO_FACTOR = `
+local text = redis.call('HGET', KEYS[1], ARGV[1])
+if not text then return false end
+local factor = cjson.decode(text)
+if ARGV[2] == 'activate' then
+  factor.active = true
+else
+  local step = tonumber(ARGV[3])
+  if not (step > tonumber(factor.lastUsedStep)) then return false end
+  factor.lastUsedStep = step
+  factor.lastUsedAt = { ['$date'] = ARGV[4] }
+end
+local updated = cjson.encode(factor)
+redis.call('HSET', KEYS[1], ARGV[1], updated)
+return updated
+`;
+
 /** A script and its SHA1, computed once. */
 export interface Script {
   source: string;
@@ -238,6 +273,8 @@ export const scripts = {
   releaseLease: script(RELEASE_LEASE),
   hitRateLimit: script(HIT_RATE_LIMIT),
   saveRevocation: script(SAVE_REVOCATION),
+  createTwoFactor: script(CREATE_TWO_FACTOR),
+  updateTwoFactor: script(UPDATE_TWO_FACTOR),
 };
 
 /** Runs a script by SHA1, sending its text only when the server does not have it. */

@@ -30,6 +30,7 @@ import { sqlLeases } from "./leases.js";
 import { sqlMigrations } from "./migrations.js";
 import { sqlRateLimits } from "./rate-limits.js";
 import { revocationChannel, sqlRevocations } from "./revocations.js";
+import { sqlTwoFactor } from "./two-factor.js";
 import { tableNames } from "./tables.js";
 import { boundCalls, storeTimeoutOf } from "../time-limits.js";
 
@@ -78,6 +79,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
   const leases = sqlLeases(db, dialect, t.leases);
   const rateLimits = sqlRateLimits(db, dialect, t.rateLimits);
   const revocations = sqlRevocations(db, dialect, t.sessionRevocations, revocationChannel(prefix));
+  const twoFactor = sqlTwoFactor(db, dialect, t);
 
   function select(executor: AnyKysely, table: string, where: Where): Promise<Row | undefined> {
     let query = executor.selectFrom(table).selectAll();
@@ -205,7 +207,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       const row = await db.transaction().execute(async (trx) => {
         const user = await select(trx, t.users, { id: userId });
         if (!user) return undefined;
-        for (const table of [t.accounts, t.sessions, t.authenticators]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.twoFactor, t.recoveryCodes]) {
           await trx.deleteFrom(table).where("userId", "=", userId).execute();
         }
         await trx.deleteFrom(t.users).where("id", "=", userId).execute();
@@ -302,6 +304,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     getSessionRevocations: revocations.get,
     // Only postgresAdapter, which owns its connection settings, can hold a listening connection.
     watchSessionRevocations: async () => null,
+    ...twoFactor,
 
     async createVerificationToken(token) {
       const row = encode(token, ["identifier", "token", "expires"], dialect);

@@ -1,6 +1,6 @@
 /**
  * Claiming a user nobody verified, on SQL: one transaction that marks the address verified and
- * detaches what was attached to the user (accounts, authenticators, sessions). The guarded UPDATE
+ * detaches what was attached to the user (accounts, authenticators, sessions, second factors). The guarded UPDATE
  * goes first: it locks the user's row, so a concurrent claim waits for this one and then finds the
  * address verified (no row matched: nothing to do). What is detached is what the DELETE removed
  * (RETURNING), or on MySQL/MariaDB what a locking read found (its locks keep new rows out until the
@@ -11,7 +11,7 @@ import { decodeUser, encode, USER_COLUMNS, type Row } from "./codec.js";
 import type { AnyKysely, SqlDialect } from "./dialect.js";
 import type { TableNames } from "./tables.js";
 
-type Tables = Pick<TableNames, "users" | "accounts" | "sessions" | "authenticators">;
+type Tables = Pick<TableNames, "users" | "accounts" | "sessions" | "authenticators" | "twoFactor" | "recoveryCodes">;
 
 export function sqlClaims(db: AnyKysely, dialect: SqlDialect, t: Tables): (userId: string, verifiedAt: Date) => Promise<ClaimedUser | null> {
   const returning = dialect !== "mysql";
@@ -37,6 +37,8 @@ export function sqlClaims(db: AnyKysely, dialect: SqlDialect, t: Tables): (userI
       const accounts = await detach(trx, t.accounts, ["provider", "providerAccountId"], userId);
       const authenticators = await detach(trx, t.authenticators, ["credentialID"], userId);
       const ended = await trx.deleteFrom(t.sessions).where("userId", "=", userId).executeTakeFirst();
+      // A squatter's second factor would lock the prover out: it goes with the rest.
+      for (const table of [t.twoFactor, t.recoveryCodes]) await trx.deleteFrom(table).where("userId", "=", userId).execute();
       const user = (await trx.selectFrom(t.users).selectAll().where("id", "=", userId).executeTakeFirstOrThrow()) as Row;
       return {
         user: decodeUser(user),

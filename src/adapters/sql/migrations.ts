@@ -236,6 +236,47 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         await db.schema.alterTable(t.accounts).dropColumn("dpop_jwk").execute();
       },
     },
+
+    // Second factors (issue 28): TOTP factors with their sealed secrets and last used time step, and
+    // recovery codes as keyed hashes, one row each (a use deletes it).
+    "0007_two_factor": {
+      async up(db: AnyKysely): Promise<void> {
+        await db.schema
+          .createTable(t.twoFactor)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("id", type.key, (c) => c.primaryKey())
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("type", type.key, (c) => c.notNull())
+          .addColumn("label", type.text)
+          .addColumn("secret", type.text, (c) => c.notNull())
+          .addColumn("lastUsedStep", type.bigint, (c) => c.notNull())
+          .addColumn("active", type.boolean, (c) => c.notNull())
+          .addColumn("createdAt", type.timestamp, (c) => c.notNull())
+          .addColumn("lastUsedAt", type.timestamp)
+          .addForeignKeyConstraint(`${p}two_factor_userId_fkey`, ["userId"], t.users, ["id"], (fk) => fk.onDelete("cascade"))
+          .execute();
+        await db.schema
+          .createIndex(`${p}two_factor_userId_idx`)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .on(t.twoFactor)
+          .column("userId")
+          .execute();
+
+        await db.schema
+          .createTable(t.recoveryCodes)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("userId", type.key, (c) => c.notNull())
+          .addColumn("hash", type.key, (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${p}recovery_codes_pkey`, ["userId", "hash"])
+          .addForeignKeyConstraint(`${p}recovery_codes_userId_fkey`, ["userId"], t.users, ["id"], (fk) => fk.onDelete("cascade"))
+          .execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.dropTable(t.recoveryCodes).execute();
+        await db.schema.dropTable(t.twoFactor).execute();
+      },
+    },
   };
 }
 

@@ -16,6 +16,10 @@ export interface TableNames {
   rateLimits: string;
   /** Revocations of JWT sessions, per user and per session (`session_revocations`). */
   sessionRevocations: string;
+  /** The users' TOTP factors, their secrets sealed (`two_factor`). */
+  twoFactor: string;
+  /** The users' unused recovery codes, as keyed hashes (`recovery_codes`). */
+  recoveryCodes: string;
   /** The migrations applied, by name (`appauth_migrations`). */
   migrations: string;
   /** The lock that lets one process migrate at a time (`appauth_migrations_lock`). */
@@ -32,6 +36,8 @@ export function tableNames(prefix = ""): TableNames {
     leases: `${prefix}leases`,
     rateLimits: `${prefix}rate_limits`,
     sessionRevocations: `${prefix}session_revocations`,
+    twoFactor: `${prefix}two_factor`,
+    recoveryCodes: `${prefix}recovery_codes`,
     migrations: `${prefix}appauth_migrations`,
     migrationLock: `${prefix}appauth_migrations_lock`,
   };

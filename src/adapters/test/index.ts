@@ -11,7 +11,8 @@
  *   are tolerated; returned records are copies; updating an unknown session answers null.
  * - `extension m: …` — appauth's extensions: atomic create-user-and-link, account updates and leases
  *   (token refresh across processes), sessions linked to their provider sign-in (back-channel logout),
- *   claiming a user nobody verified for the person who proved the address.
+ *   claiming a user nobody verified for the person who proved the address; second factors (TOTP
+ *   factors and recovery codes, checked where the adapter has them).
  *
  * ```ts
  * import { runAdapterConformance } from "appauth/adapters/test";
@@ -42,9 +43,12 @@ import { describeSessionLists } from "./session-lists.js";
 import { describeSessionRevocations } from "./session-revocations.js";
 import { describeSessions } from "./sessions.js";
 import { describeUsers } from "./users.js";
+import { describeTwoFactor } from "./two-factor.js";
 import { describeVerificationTokens } from "./verification-tokens.js";
 
 export type { ConformanceLevel } from "./context.js";
+
+export { sampleTotpFactor } from "./two-factor.js";
 
 export {
   daysFromNow,
@@ -144,5 +148,6 @@ export function runAdapterConformance(name: string, options: AdapterConformanceO
     describeLeases(ctx);
     describeRateLimits(ctx);
     describeSessionRevocations(ctx);
+    describeTwoFactor(ctx);
   });
 }

@@ -102,6 +102,7 @@ const NEEDS_CSRF: Record<string, boolean> = {
   "/callback/:provider oidc": false,
   "/callback/:provider credentials": true,
   "/callback/:provider webauthn": true,
+  "/two-factor-challenge": true,
   "/backchannel-logout/:provider oauth": false,
   "/backchannel-logout/:provider oidc": false,
 };
