@@ -56,6 +56,7 @@ const webAuthnFlow = lazy(() => import("./flows/webauthn.js"));
 const signOutFlow = lazy(() => import("./flows/signout.js"));
 const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
 const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
+const manageTwoFactor = lazy(() => import("./two-factor/manage.js"));
 
 const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
@@ -82,6 +83,8 @@ export const ROUTES: readonly Route[] = [
   }),
   route({ method: "GET", action: "error", csrf: false, countsRequest: false, handle: showError }),
   route({ method: "GET", action: "verify-request", csrf: false, countsRequest: false, handle: showVerifyRequest }),
+  // The signed-in user's own second factors: the page, or JSON for `Accept: application/json`.
+  route({ method: "GET", action: "two-factor", csrf: false, countsRequest: false, handle: async (rt, ctx) => (await manageTwoFactor()).showTwoFactor(rt, ctx) }),
   route({ method: "GET", action: "callback", providers: OAUTH, csrf: false, countsRequest: false, handle: oauthCallback }),
   route({
     method: "GET",
@@ -146,6 +149,8 @@ export const ROUTES: readonly Route[] = [
     countsRequest: true,
     handle: lazyFlowRoute(webAuthnFlow, "callback"),
   }),
+  // Enroll, confirm, new recovery codes, remove (`op`): a change to the session user's own factors.
+  route({ method: "POST", action: "two-factor", csrf: true, countsRequest: true, handle: async (rt, ctx) => (await manageTwoFactor()).changeTwoFactor(rt, ctx) }),
   // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
   route({
     method: "POST",

@@ -32,6 +32,7 @@ const ERROR_TYPES = {
   PayloadTooLarge: true,
   RateLimited: true,
   RefreshTokenError: true,
+  SecondFactorRequired: true,
   EmailSignInError: true,
   SessionTokenError: true,
   SignOutError: true,

@@ -103,6 +103,7 @@ const NEEDS_CSRF: Record<string, boolean> = {
   "/callback/:provider webauthn": true,
   "/backchannel-logout/:provider oauth": false,
   "/backchannel-logout/:provider oidc": false,
+  "/two-factor": true,
 };
 
 const csrfKey = (c: Case): string => (c.type ? `${c.path} ${c.type}` : c.path);
