@@ -32,6 +32,7 @@ export type ErrorType =
   | "PayloadTooLarge"
   | "RateLimited"
   | "RefreshTokenError"
+  | "SecondFactorRequired"
   | "EmailSignInError"
   | "SessionTokenError"
   | "SignOutError"
@@ -176,6 +177,14 @@ export class OAuthProfileParseError extends AuthError {
 /** The access token of a session's account could not be refreshed (the session itself stays). */
 export class RefreshTokenError extends AuthError {
   static override type: ErrorType = "RefreshTokenError";
+}
+/**
+ * A change to a user's second factors (enrolling another, new recovery codes, removing one) asked of a
+ * session that has not proved a second factor recently (five minutes): answered 403; signing in again,
+ * with the second factor, gives the session that proof.
+ */
+export class SecondFactorRequired extends AuthError {
+  static override type: ErrorType = "SecondFactorRequired";
 }
 export class SessionTokenError extends AuthError {
   static override type: ErrorType = "SessionTokenError";

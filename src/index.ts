@@ -15,7 +15,7 @@ export {
   RefreshTokenError, SessionTokenError, SignOutError, UnknownAction, BasePathMismatch, UnsupportedStrategy,
   UntrustedHost, Verification, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError,
   EmailSignInError, AccountNotLinked, WebAuthnVerificationError, UnknownPasskey, CredentialsSignin,
-  RateLimited, DPoPError,
+  RateLimited, DPoPError, SecondFactorRequired,
 } from "./errors.js";
 export type { ErrorType, AuthErrorOptions, DPoPErrorCode } from "./errors.js";
 // The public types; `InternalProvider` (a provider as the library holds it at run time) is not one.

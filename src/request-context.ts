@@ -17,7 +17,8 @@ export type AuthAction =
   | "verify-request"
   | "error"
   | "webauthn-options"
-  | "backchannel-logout";
+  | "backchannel-logout"
+  | "two-factor";
 
 export interface RequestContext {
   request: Request;

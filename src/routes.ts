@@ -59,6 +59,7 @@ const credentialsFlow = lazy(() => import("./flows/credentials-signin.js"));
 const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js"));
 const sessionsFlow = lazy(() => import("./flows/sessions.js"));
 const twoFactorChallenge = lazy(() => import("./two-factor/challenge.js"));
+const manageTwoFactor = lazy(() => import("./two-factor/manage.js"));
 
 const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh, touchJwtSession), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
@@ -95,6 +96,8 @@ export const ROUTES: readonly Route[] = [
     countsRequest: false,
     handle: async (rt, ctx) => (await twoFactorChallenge()).showChallenge(rt, ctx),
   }),
+  // The signed-in user's own second factors: the page, or JSON for `Accept: application/json`.
+  route({ method: "GET", action: "two-factor", csrf: false, countsRequest: false, handle: async (rt, ctx) => (await manageTwoFactor()).showTwoFactor(rt, ctx) }),
   route({ method: "GET", action: "callback", providers: OAUTH, csrf: false, countsRequest: false, handle: oauthCallback }),
   route({
     method: "GET",
@@ -169,6 +172,8 @@ export const ROUTES: readonly Route[] = [
     countsRequest: true,
     handle: async (rt, ctx) => (await twoFactorChallenge()).answerChallenge(rt, ctx),
   }),
+  // Enroll, confirm, new recovery codes, remove (`op`): a change to the session user's own factors.
+  route({ method: "POST", action: "two-factor", csrf: true, countsRequest: true, handle: async (rt, ctx) => (await manageTwoFactor()).changeTwoFactor(rt, ctx) }),
   // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
   route({
     method: "POST",

@@ -33,6 +33,7 @@ const ERROR_TYPES = {
   PayloadTooLarge: true,
   RateLimited: true,
   RefreshTokenError: true,
+  SecondFactorRequired: true,
   EmailSignInError: true,
   SessionTokenError: true,
   SignOutError: true,

@@ -11,6 +11,7 @@ export const SECOND_FACTOR_AMR: readonly string[] = ["otp", "mfa"];
 
 /** What a session says it proved: a JWT's claims, or a database session record. */
 export interface ProvedFactors {
+  /** RFC 8176 authentication method references, e.g. `["pwd", "otp"]`. */
   amr?: unknown;
   /** Database sessions: when the last factor was proved. */
   authTime?: Date | number | string | null;

@@ -13,7 +13,9 @@ export interface SecondFactor {
   id: string;
   /** The user it belongs to. */
   userId: string;
+  /** Which kind of factor it is. */
   type: SecondFactorType;
+  /** When it was enrolled (for recovery codes: when they were listed). */
   createdAt: Date;
   /** When it last proved a sign-in, when it has. */
   lastUsedAt?: Date | null;
@@ -27,6 +29,7 @@ export interface SecondFactor {
  * (`active: false`) from enrollment until its first correct code; a pending factor proves nothing.
  */
 export interface StoredTotpFactor extends SecondFactor {
+  /** Always `"totp"`: only authenticator apps are stored as factor records. */
   type: "totp";
   /** The shared secret, sealed (see `secret-box.ts`); opened only to check a code. */
   secret: string;

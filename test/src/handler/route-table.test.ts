@@ -105,6 +105,7 @@ const NEEDS_CSRF: Record<string, boolean> = {
   "/two-factor-challenge": true,
   "/backchannel-logout/:provider oauth": false,
   "/backchannel-logout/:provider oidc": false,
+  "/two-factor": true,
 };
 
 const csrfKey = (c: Case): string => (c.type ? `${c.path} ${c.type}` : c.path);
