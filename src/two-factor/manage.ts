@@ -17,6 +17,7 @@ import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { loadDatabaseSession } from "../session/database-session.js";
 import { decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
+import { canListSessions, currentSession, revokeAllSessions } from "../session/registry.js";
 import type { EventCallbacks } from "../types.js";
 import {
   confirmTotpEnrollment,
@@ -89,6 +90,23 @@ const pagePath = (ctx: RequestContext): string => `${ctx.baseUrl}/two-factor`;
 
 function signInAgainUrl(rt: Runtime, ctx: RequestContext): string {
   return signInPageUrl(rt, ctx, new URLSearchParams({ callbackUrl: pagePath(ctx) }));
+}
+
+/**
+ * A change to the user's factors ends their other sessions (`twoFactor.endOtherSessions`, default
+ * on): whoever holds one of them did not prove the new state. The session making the change stays;
+ * one that has no id to keep (issued before sessions had ids) ends nothing, rather than itself. A
+ * store that fails is logged: the change stands.
+ */
+async function endOtherSessions(rt: Runtime, ctx: RequestContext): Promise<void> {
+  if (rt.twoFactor?.endOtherSessions === false || !canListSessions(rt)) return;
+  try {
+    const current = await currentSession(rt, ctx);
+    if (!current?.id) return;
+    await revokeAllSessions(rt, current.userId, { except: current });
+  } catch (error) {
+    rt.logger.error("StoreUnavailable", "The other sessions could not be ended after a change to the second factors; the change stands.", error);
+  }
 }
 
 /** An event handler that throws is logged; the change it reports stands. */
@@ -176,6 +194,7 @@ export async function changeTwoFactor(rt: Runtime, ctx: RequestContext): Promise
       if (!code || !(await confirmTotpEnrollment(tf, { userId, factorId, code }))) {
         return refusal(rt, ctx, who, tf, "InvalidCode", { confirming: { factorId } });
       }
+      await endOtherSessions(rt, ctx);
       await fire(rt, "twoFactorEnrolled", { userId, type: "totp", factorId });
       // The first app brings the first set of codes; a further app keeps the set the user saved.
       const recoveryCodes = (await tf.adapter.countRecoveryCodes(userId)) === 0 ? await regenerateRecoveryCodes(tf, userId) : undefined;
@@ -199,6 +218,7 @@ export async function changeTwoFactor(rt: Runtime, ctx: RequestContext): Promise
       const type: SecondFactorType | undefined =
         factorId === "recovery" ? "recovery" : (await tf.adapter.getTwoFactors(userId)).find((f) => f.id === factorId)?.type;
       if (!factorId || !type || !(await removeSecondFactor(tf, { userId, factorId }))) return refusal(rt, ctx, who, tf, "NotFound");
+      await endOtherSessions(rt, ctx);
       await fire(rt, "twoFactorRemoved", { userId, type, factorId });
       return respond(rt, ctx, who, tf, { json: { removed: factorId }, page: { notice: type === "recovery" ? "Your recovery codes were removed." : "The authenticator app was removed." } });
     }

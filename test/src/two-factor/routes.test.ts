@@ -65,8 +65,8 @@ describe.each(stores)("/two-factor over the $name adapter", (store) => {
   });
 
   /** A browser signed in as `user`, its session saying what it proved (`amr`) and how long ago. */
-  async function browserOf(user: AdapterUser, proof?: { amr: string[]; secondsAgo: number }): Promise<TestClient> {
-    const claims = { sub: user.id, email: user.email, name: user.name };
+  async function browserOf(user: AdapterUser, proof?: { amr: string[]; secondsAgo: number }, sessionId?: string): Promise<TestClient> {
+    const claims = { sub: user.id, email: user.email, name: user.name, ...(sessionId ? { appauthSid: sessionId, appauthSignedInAt: Date.now() } : {}) };
     const token = await encode({
       token: proof ? { ...claims, amr: proof.amr, auth_time: Math.floor(Date.now() / 1000) - proof.secondsAgo } : claims,
       secret: SECRET,
@@ -75,6 +75,12 @@ describe.each(stores)("/two-factor over the $name adapter", (store) => {
     const client = new TestClient(config);
     client.setCookie(SESSION_COOKIE, token);
     return client;
+  }
+
+  /** Whether `client`'s session still opens (GET /session names its user). */
+  async function signedIn(client: TestClient): Promise<boolean> {
+    const session = (await (await client.get("/session")).json()) as { user?: unknown } | null;
+    return Boolean(session?.user);
   }
 
   async function newUser(): Promise<AdapterUser> {
@@ -219,5 +225,37 @@ describe.each(stores)("/two-factor over the $name adapter", (store) => {
     expect(page).toMatch(/<form method="post" action="http:\/\/localhost:3000\/auth\/two-factor"/);
     expect(page).not.toMatch(/action="[^"]*\?/);
     expect(JSON.stringify(config.logger.entries)).not.toMatch(/secret=|code=/);
+  });
+
+  it("ends the user's other sessions when an authenticator app is confirmed or removed, and keeps the one making the change", async () => {
+    const user = await newUser();
+    const bystander = await newUser();
+    const here = await browserOf(user, undefined, "session-here");
+    const elsewhere = await browserOf(user, undefined, "session-elsewhere");
+    const someoneElse = await browserOf(bystander, undefined, "session-bystander");
+    expect(await signedIn(elsewhere)).toBe(true);
+
+    const { factorId } = await enroll(here);
+    expect(await signedIn(here)).toBe(true);
+    expect(await signedIn(elsewhere)).toBe(false);
+    expect(await signedIn(someoneElse)).toBe(true);
+
+    // A session signed in afterwards (with the second factor) survives until the next change, which ends it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await browserOf(user, { amr: ["pwd", "otp"], secondsAgo: 0 }, "session-later");
+    expect(await signedIn(later)).toBe(true);
+    const changer = await browserOf(user, { amr: ["pwd", "otp"], secondsAgo: 0 }, "session-changer");
+    expect((await post(changer, { op: "remove", factorId }, true)).status).toBe(200);
+    expect(await signedIn(changer)).toBe(true);
+    expect(await signedIn(later)).toBe(false);
+  });
+
+  it("keeps the other sessions with endOtherSessions: false", async () => {
+    config = testConfig({ adapter, session: { strategy: "jwt" }, twoFactor: { issuer: "Acme", endOtherSessions: false } });
+    const user = await newUser();
+    const here = await browserOf(user, undefined, "keep-here");
+    const elsewhere = await browserOf(user, undefined, "keep-elsewhere");
+    await enroll(here);
+    expect(await signedIn(elsewhere)).toBe(true);
   });
 });
