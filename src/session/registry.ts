@@ -81,6 +81,11 @@ function adapterRecords(adapter: ListingAdapter): SessionRecords {
 
 /** The most JWT session records one process keeps without a store; past it, the oldest go. */
 const MAX_MEMORY_RECORDS = 100_000;
+/**
+ * The most records one user keeps in memory. Expired ones are swept when a user reaches it (not on
+ * every sign-in, which would scan all of a busy user's records each time); past it, their oldest goes.
+ */
+const MAX_MEMORY_RECORDS_PER_USER = 100;
 
 /** JWT session records in this configuration's memory: without a store they hold in one process only. */
 function memoryRecords(): SessionRecords {
@@ -98,8 +103,15 @@ function memoryRecords(): SessionRecords {
   return {
     list: async (userId) => [...(byUser.get(userId)?.values() ?? [])].map((record) => ({ ...record })),
     create: async (record) => {
-      const now = Date.now();
-      for (const [token, mine] of byUser.get(record.userId) ?? []) if (mine.expires.valueOf() <= now) remove(token);
+      const held = byUser.get(record.userId);
+      if (held && held.size >= MAX_MEMORY_RECORDS_PER_USER) {
+        const now = Date.now();
+        for (const [token, mine] of held) if (mine.expires.valueOf() <= now) remove(token);
+        for (const oldest of held.keys()) {
+          if (held.size < MAX_MEMORY_RECORDS_PER_USER) break;
+          remove(oldest);
+        }
+      }
       for (const oldest of userOf.keys()) {
         if (userOf.size < MAX_MEMORY_RECORDS) break;
         remove(oldest);

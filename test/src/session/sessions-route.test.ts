@@ -254,3 +254,17 @@ describe.each([
     expect(revoked).toContainEqual(expect.objectContaining({ userId: "user-ada" }));
   });
 });
+
+describe("JWT session records kept in memory", () => {
+  it("keeps a person's 100 newest sessions: signing in again and again neither grows memory nor drops the newest", async () => {
+    const setup = await jwtSetup(false)();
+    const first = await setup.signIn("bob", "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0");
+    for (let i = 0; i < 105; i++) await setup.signIn("bob", "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0");
+    const newest = await setup.signIn("bob", "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0");
+    const listed = await list(newest);
+    expect(listed).toHaveLength(100);
+    expect(listed.filter((session) => session.current)).toHaveLength(1);
+    // The first browser's record went first; its cookie still opens (a record is for the list, not the session).
+    expect((await list(first)).some((session) => session.current)).toBe(false);
+  });
+});
