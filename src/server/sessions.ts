@@ -22,7 +22,9 @@ export type { RevokeRequest } from "../flows/sessions.js";
 
 /** What ending sessions from server code did: how many ended, and the cookies to set (the person's own cleared when it ended). */
 export interface RevokeResult {
+  /** How many sessions ended. */
   revoked: number;
+  /** Cookies for the response: the person's own session cookie cleared when their own session ended, else none. */
   cookies: SetCookie[];
 }
 

@@ -173,7 +173,7 @@ export function browserChecks(dir: string, site: () => Promise<unknown>): void {
       await page.locator(".VPNavBarHamburger").click();
       await page.locator(".VPLocalNav button.menu").click();
       await expect.poll(() => page.locator(".VPSidebar").isVisible()).toBe(true);
-      expect(await page.locator(".VPSidebar").getByRole("link", { name: "Sessions" }).isVisible()).toBe(true);
+      expect(await page.locator(".VPSidebar").getByRole("link", { name: "Sessions", exact: true }).isVisible()).toBe(true);
       await page.close();
     });
 
