@@ -142,7 +142,8 @@ function revokedBy(entry: Entry, payload: JWT): boolean {
   const sessionId = sessionIdOf(payload);
   if (sessionId !== undefined && entry.sessionIds.has(sessionId)) return true;
   if (entry.revokedBefore === 0 || (sessionId !== undefined && sessionId === entry.keptSessionId)) return false;
-  return signedInAtOf(payload) < entry.revokedBefore;
+  // At or before: a sign-in in the very millisecond of a "sign out everywhere" is ended with the rest (fail closed).
+  return signedInAtOf(payload) <= entry.revokedBefore;
 }
 
 type RevocationStore = Required<Pick<ExtendedAdapter, "saveSessionRevocation" | "getSessionRevocations" | "watchSessionRevocations">>;
