@@ -152,17 +152,7 @@ export interface TwoFactorAdapter {
   countRecoveryCodes(userId: string): Promise<number>;
 }
 
-/** The names of the two-factor methods, as `MissingAdapterMethods` reports them. */
-export const TWO_FACTOR_METHODS = [
-  "createTwoFactor",
-  "getTwoFactors",
-  "activateTwoFactor",
-  "deleteTwoFactor",
-  "useTotpStep",
-  "replaceRecoveryCodes",
-  "useRecoveryCode",
-  "countRecoveryCodes",
-] as const satisfies readonly (keyof TwoFactorAdapter)[];
+export { TWO_FACTOR_METHODS } from "../two-factor/methods.js";
 
 /** The fields of an account to change; `null` clears a field. */
 export type AccountUpdate = Pick<AdapterAccount, "provider" | "providerAccountId"> & {

@@ -40,7 +40,8 @@ import type {
   User,
 } from "../types.js";
 import type { InspectionEvent } from "xstate";
-import { TWO_FACTOR_METHODS, type ExtendedAdapter } from "../adapters/extensions.js";
+import type { ExtendedAdapter } from "../adapters/extensions.js";
+import { TWO_FACTOR_METHODS } from "../two-factor/methods.js";
 import type { TwoFactorOptions } from "../two-factor/options.js";
 import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";

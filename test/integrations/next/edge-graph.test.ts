@@ -72,7 +72,7 @@ describe("the module graph of appauth/next (what the middleware bundle holds)", 
   // Bare `next/...` specifiers: Turbopack resolves only those to the modules of the running layer;
   // `next/navigation.js` sends it to a vendored file it cannot find.
   it("imports only Next's own modules, by their bare names, and the core's runtime dependencies", () => {
-    expect([...graph.packages.keys()].filter((p) => !/^(next\/(server|headers|navigation)$|xstate$|jose$|oauth4webapi$|zod$)/.test(p))).toEqual([]);
+    expect([...graph.packages.keys()].filter((p) => !/^(next\/(server|headers|navigation)$|xstate$|jose$|oauth4webapi$|uqr$|zod$)/.test(p))).toEqual([]);
   });
 });
 
