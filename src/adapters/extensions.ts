@@ -152,8 +152,6 @@ export interface TwoFactorAdapter {
   countRecoveryCodes(userId: string): Promise<number>;
 }
 
-export { TWO_FACTOR_METHODS } from "../two-factor/methods.js";
-
 /** The fields of an account to change; `null` clears a field. */
 export type AccountUpdate = Pick<AdapterAccount, "provider" | "providerAccountId"> & {
   [K in Exclude<keyof AdapterAccount, "provider" | "providerAccountId" | "userId" | "type"> as string extends K ? never : K]?:

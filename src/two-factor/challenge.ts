@@ -8,7 +8,7 @@
  */
 import type { signInCompletionMachine} from "../../machines/signin-completion.machine.js";
 import { type SignInCompletionInput } from "../../machines/signin-completion.machine.js";
-import type { ExtendedAdapter } from "../adapters/extensions.js";
+import type { TwoFactorAdapter } from "../adapters/extensions.js";
 import { bound, type Runtime } from "../config/runtime.js";
 import { Verification, type AuthError } from "../errors.js";
 import { refusalError } from "../flows/failure.js";
@@ -19,9 +19,7 @@ import { renderDocument } from "../pages/layout.js";
 import { normalizeUrl } from "../redirect.js";
 import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { recoveryCodeCandidates } from "./recovery-codes.js";
-import { openSecret } from "./secret-box.js";
-import { verifyTotp } from "./totp.js";
+import { useRecoveryCode, useTotpCode, type CodeContext } from "./codes.js";
 import { clearPendingSignIn, readPendingSignIn, usePendingSignIn, type OpenedPendingSignIn } from "./pending.js";
 import type { SecondFactorType } from "./types.js";
 import { resolveCsrf } from "../csrf.js";
@@ -79,23 +77,10 @@ async function withinLimits(rt: Runtime, ctx: RequestContext, userId: string): P
 
 /** Which factor the typed code proves for `userId`, used up (a TOTP step or a recovery code works once); `null` for none. */
 async function provedFactor(rt: Runtime, userId: string, form: Record<string, unknown>): Promise<SecondFactorType | null> {
-  const adapter = rt.adapter as ExtendedAdapter;
+  const factors: CodeContext = { adapter: rt.adapter as unknown as TwoFactorAdapter, secret: rt.secrets };
   const { code, recoveryCode } = form;
-  if (typeof code === "string" && code.trim()) {
-    for (const factor of await adapter.getTwoFactors!(userId)) {
-      if (!factor.active || factor.type !== "totp") continue;
-      const secret = await openSecret(factor.secret, rt.secrets);
-      if (!secret) continue;
-      const step = await verifyTotp(secret, code, Date.now());
-      if (step !== null && step > factor.lastUsedStep && (await adapter.useTotpStep!(userId, factor.id, step))) return "totp";
-    }
-    return null;
-  }
-  if (typeof recoveryCode === "string" && recoveryCode.trim()) {
-    for (const hash of await recoveryCodeCandidates(recoveryCode, rt.secrets)) {
-      if (await adapter.useRecoveryCode!(userId, hash)) return "recovery";
-    }
-  }
+  if (typeof code === "string" && code.trim()) return (await useTotpCode(factors, { userId, code })) !== null ? "totp" : null;
+  if (typeof recoveryCode === "string" && recoveryCode.trim()) return (await useRecoveryCode(factors, { userId, code: recoveryCode })) ? "recovery" : null;
   return null;
 }
 

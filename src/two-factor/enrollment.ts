@@ -1,26 +1,24 @@
 /**
- * What a signed-in user does with their second factors, and how a code is checked, over the adapter's
- * two-factor methods: start a TOTP enrollment (a pending factor, its secret sealed), confirm it with a
- * first correct code, get new recovery codes, remove a factor, list them. The routes and the sign-in
- * challenge call these; each takes the user's id from the session, never from the request, and every
- * adapter call names that user, so nobody reaches another person's factors.
+ * What a signed-in user does with their second factors, over the adapter's two-factor methods: start
+ * a TOTP enrollment (a pending factor, its secret sealed), confirm it with a first correct code, get
+ * new recovery codes, remove a factor, list them. Checking a code is in codes.ts, which the sign-in
+ * challenge uses too. The routes call these; each takes the user's id from the session, never from
+ * the request, and every adapter call names that user, so nobody reaches another person's factors.
  */
-import type { TwoFactorAdapter } from "../adapters/extensions.js";
-import { DEFAULT_RECOVERY_CODES, generateRecoveryCodes, hashRecoveryCode, recoveryCodeCandidates } from "./recovery-codes.js";
-import { openSecret, sealSecret } from "./secret-box.js";
-import { generateTotpSecret, otpauthUri, verifyTotp } from "./totp.js";
+import { clock, useCode, type CodeContext } from "./codes.js";
+import { DEFAULT_RECOVERY_CODES, generateRecoveryCodes, hashRecoveryCode } from "./recovery-codes.js";
+import { sealSecret } from "./secret-box.js";
+import { generateTotpSecret, otpauthUri } from "./totp.js";
 import type { SecondFactor, StoredTotpFactor } from "./types.js";
 
-export interface TwoFactorContext {
-  adapter: TwoFactorAdapter;
-  /** The configured secret(s): the first seals and hashes, all open and match (rotation). */
-  secret: string | readonly string[];
+// Checking a code lives in codes.ts (the sign-in challenge uses it too); named here as before.
+export { useRecoveryCode, useTotpCode } from "./codes.js";
+
+export interface TwoFactorContext extends CodeContext {
   /** The site's name in authenticator apps. */
   issuer: string;
   /** How many recovery codes a set has. Default 10. */
   recoveryCodes?: number;
-  /** The clock, in epoch milliseconds. Default `Date.now`. */
-  now?: () => number;
 }
 
 /** What enrollment shows the person once: the secret (to type in), and the URI (for a QR code). */
@@ -31,7 +29,6 @@ export interface TotpEnrollment {
 }
 
 const first = (secret: string | readonly string[]): string => (typeof secret === "string" ? secret : secret[0]!);
-const clock = (ctx: TwoFactorContext): number => (ctx.now ?? Date.now)();
 
 /**
  * Starts a TOTP enrollment: a new pending factor, replacing any earlier pending one of the user (an
@@ -58,39 +55,11 @@ export async function startTotpEnrollment(ctx: TwoFactorContext, options: { user
   return { factorId: factor.id, secret, uri: otpauthUri({ secret, issuer: ctx.issuer, label: accountName }) };
 }
 
-/**
- * The time step `code` proves for `factor`, and records it as used; null when the code is wrong, or
- * was used already (here or in another process: the adapter's `useTotpStep` decides).
- */
-async function useCode(ctx: TwoFactorContext, factor: StoredTotpFactor, code: string): Promise<number | null> {
-  const secret = await openSecret(factor.secret, ctx.secret);
-  if (secret === null) return null;
-  const step = await verifyTotp(secret, code, clock(ctx));
-  if (step === null || step <= factor.lastUsedStep) return null;
-  return (await ctx.adapter.useTotpStep(factor.userId, factor.id, step)) ? step : null;
-}
-
 /** Confirms the user's pending factor `factorId` with a first correct code; true when it is active now. */
 export async function confirmTotpEnrollment(ctx: TwoFactorContext, options: { userId: string; factorId: string; code: string }): Promise<boolean> {
   const factor = (await ctx.adapter.getTwoFactors(options.userId)).find((f) => f.id === options.factorId && !f.active);
   if (!factor || (await useCode(ctx, factor, options.code)) === null) return false;
   return (await ctx.adapter.activateTwoFactor(options.userId, factor.id))?.active === true;
-}
-
-/** Checks a code against the user's active TOTP factors; the id of the one it proved, or null. */
-export async function useTotpCode(ctx: TwoFactorContext, options: { userId: string; code: string }): Promise<string | null> {
-  for (const factor of await ctx.adapter.getTwoFactors(options.userId)) {
-    if (factor.active && (await useCode(ctx, factor, options.code)) !== null) return factor.id;
-  }
-  return null;
-}
-
-/** Uses up one of the user's recovery codes; true when `typed` was one of them (each works once). */
-export async function useRecoveryCode(ctx: TwoFactorContext, options: { userId: string; code: string }): Promise<boolean> {
-  for (const hash of await recoveryCodeCandidates(options.code, ctx.secret)) {
-    if (await ctx.adapter.useRecoveryCode(options.userId, hash)) return true;
-  }
-  return false;
 }
 
 /** A new set of recovery codes for the user, replacing the old set; the codes are shown once, only hashes are kept. */

@@ -1,7 +1,11 @@
 /**
  * The names of the adapter's two-factor methods, as `MissingAdapterMethods` reports them: a module of
- * its own, so the configuration check reaches no adapter code (the middleware bundle imports it).
+ * its own, so the configuration check reaches no adapter code (the middleware bundle imports it). The
+ * adapter interface is imported as a type only (erased when compiled), and `satisfies` keeps every
+ * name one of its methods.
  */
+import type { TwoFactorAdapter } from "../adapters/extensions.js";
+
 export const TWO_FACTOR_METHODS = [
   "createTwoFactor",
   "getTwoFactors",
@@ -11,4 +15,4 @@ export const TWO_FACTOR_METHODS = [
   "replaceRecoveryCodes",
   "useRecoveryCode",
   "countRecoveryCodes",
-] as const;
+] as const satisfies readonly (keyof TwoFactorAdapter)[];

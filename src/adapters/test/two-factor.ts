@@ -5,7 +5,7 @@
  */
 import { describe, expect } from "vitest";
 import type { StoredTotpFactor } from "../../two-factor/types.js";
-import { TWO_FACTOR_METHODS } from "../extensions.js";
+import { TWO_FACTOR_METHODS } from "../../two-factor/methods.js";
 import { extensionTest, type Method, type SuiteContext } from "./context.js";
 import { unique } from "./fixtures.js";
 
