@@ -81,7 +81,7 @@ function transportsOf(stored: string | null | undefined): AuthenticatorTransport
 }
 
 /** Stored authenticators as the browser names them in `allowCredentials` / `excludeCredentials`. */
-function described(stored: AdapterAuthenticator[]): PasskeyDescriptor[] {
+export function passkeyDescriptors(stored: AdapterAuthenticator[]): PasskeyDescriptor[] {
   return stored.map((a) => {
     const transports = transportsOf(a.transports);
     return { id: browserCredentialId(a.credentialID), ...(transports ? { transports } : {}) };
@@ -112,6 +112,65 @@ function asDescriptors(passkeys: PasskeyDescriptor[]): Array<{ id: string; trans
   return passkeys.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] | undefined }));
 }
 
+/** How a ceremony asks for user verification: the sign-in requires it; a second factor only prefers it. */
+export type UserVerification = "required" | "preferred";
+
+/** Options for `navigator.credentials.get()`, naming the passkeys that may answer (all, when empty). */
+export async function passkeyRequestOptions(
+  rt: Runtime,
+  input: { providerId: string; origin: string; allowCredentials: PasskeyDescriptor[]; userVerification?: UserVerification },
+): Promise<CeremonyOptions> {
+  const provider = webauthnProvider(rt, input.providerId);
+  const rp = relyingParty(provider, input.origin);
+  return (await provider.simpleWebAuthn.generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: input.userVerification ?? "required",
+    allowCredentials: asDescriptors(input.allowCredentials),
+  })) as unknown as CeremonyOptions;
+}
+
+/** The provider, and what its library checks an answer against: the challenge, the relying party's origin and RP ID. */
+function expectations<C>(rt: Runtime, input: { providerId: string; origin: string; challenge: C }) {
+  const provider = webauthnProvider(rt, input.providerId);
+  const rp = relyingParty(provider, input.origin);
+  return { provider, expected: { expectedChallenge: input.challenge, expectedOrigin: rp.origin, expectedRPID: rp.id } };
+}
+
+/**
+ * Verifies a passkey's answer against the stored `passkey`: signature, origin, RP ID, the challenge
+ * (a value, or a check that also uses it up), user verification unless only preferred, and a counter
+ * that must not go back. Resolves to the new counter; throws `WebAuthnVerificationError` otherwise.
+ */
+export async function verifyPasskeyAnswer(
+  rt: Runtime,
+  input: {
+    providerId: string;
+    origin: string;
+    response: unknown;
+    challenge: string | ((challenge: string) => Promise<boolean>);
+    passkey: AdapterAuthenticator;
+    userVerification?: UserVerification;
+  },
+): Promise<number> {
+  const { provider, expected } = expectations(rt, input);
+  const { passkey } = input;
+  const result = await provider.simpleWebAuthn.verifyAuthenticationResponse({
+    response: input.response as AuthenticationResponseJSON,
+    ...expected,
+    credential: {
+      id: browserCredentialId(passkey.credentialID),
+      publicKey: fromBase64(passkey.credentialPublicKey),
+      counter: passkey.counter,
+      ...(passkey.transports ? { transports: transportsOf(passkey.transports)! } : {}),
+    },
+    requireUserVerification: input.userVerification !== "preferred",
+  }).catch((error: unknown) => {
+    throw new WebAuthnVerificationError("The passkey's answer did not verify.", { cause: error });
+  });
+  if (!result.verified) throw new WebAuthnVerificationError("The passkey's answer did not verify.");
+  return result.authenticationInfo.newCounter;
+}
+
 /** The refusals the machine decides itself, worded as the errors the browser and the log see. */
 const refusals: Record<WebAuthnRefusal, () => WebAuthnVerificationError> = {
   noAddressToRegister: () => new WebAuthnVerificationError("Registering a passkey needs an email address or a signed-in user."),
@@ -136,7 +195,7 @@ export function bindWebAuthn(rt: Runtime) {
       findSignedInUser: fromEffect(({ system }) => currentUser(rt, requestOf(system))),
       findUserByEmail: fromEffect(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
       findUser: fromEffect(async ({ input }) => requireAdapter(rt).getUser!(input.userId)),
-      listPasskeys: fromEffect(async ({ input }) => described(await requireAdapter(rt).listAuthenticatorsByUserId!(input.userId))),
+      listPasskeys: fromEffect(async ({ input }) => passkeyDescriptors(await requireAdapter(rt).listAuthenticatorsByUserId!(input.userId))),
 
       generateRegistrationOptions: fromEffect(async ({ input }) => {
         const provider = webauthnProvider(rt, input.providerId);
@@ -152,15 +211,7 @@ export function bindWebAuthn(rt: Runtime) {
         })) as unknown as CeremonyOptions;
       }),
 
-      generateAuthenticationOptions: fromEffect(async ({ input }) => {
-        const provider = webauthnProvider(rt, input.providerId);
-        const rp = relyingParty(provider, input.origin);
-        return (await provider.simpleWebAuthn.generateAuthenticationOptions({
-          rpID: rp.id,
-          userVerification: "required",
-          allowCredentials: asDescriptors(input.allowCredentials),
-        })) as unknown as CeremonyOptions;
-      }),
+      generateAuthenticationOptions: fromEffect(({ input }) => passkeyRequestOptions(rt, input)),
 
       recordChallenge: fromEffect(async ({ input }) => {
         const expires = new Date(Date.now() + challengeMaxAge(rt, input.providerId) * 1000);
@@ -212,41 +263,17 @@ export function bindWebAuthn(rt: Runtime) {
 
       findPasskey: fromEffect(({ input }) => findAuthenticator(rt, input.credentialId)),
 
-      verifyAuthentication: fromEffect(async ({ input }) => {
-        const provider = webauthnProvider(rt, input.providerId);
-        const { passkey } = input;
-        const rp = relyingParty(provider, input.origin);
-        const result = await provider.simpleWebAuthn.verifyAuthenticationResponse({
-          response: input.response as AuthenticationResponseJSON,
-          expectedChallenge: input.challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.id,
-          credential: {
-            id: browserCredentialId(passkey.credentialID),
-            publicKey: fromBase64(passkey.credentialPublicKey),
-            counter: passkey.counter,
-            ...(passkey.transports ? { transports: transportsOf(passkey.transports)! } : {}),
-          },
-          requireUserVerification: true,
-        }).catch((error: unknown) => {
-          throw new WebAuthnVerificationError("The passkey's answer did not verify.", { cause: error });
-        });
-        if (!result.verified) throw new WebAuthnVerificationError("The passkey's answer did not verify.");
-        return result.authenticationInfo.newCounter;
-      }),
+      verifyAuthentication: fromEffect(({ input }) => verifyPasskeyAnswer(rt, input)),
 
       updatePasskeyCounter: fromEffect(async ({ input }) => {
         await requireAdapter(rt).updateAuthenticatorCounter!(input.credentialId, input.counter);
       }),
 
       verifyRegistration: fromEffect(async ({ input }): Promise<VerifiedCredential> => {
-        const provider = webauthnProvider(rt, input.providerId);
-        const rp = relyingParty(provider, input.origin);
+        const { provider, expected } = expectations(rt, input);
         const result = await provider.simpleWebAuthn.verifyRegistrationResponse({
           response: input.response as RegistrationResponseJSON,
-          expectedChallenge: input.challenge,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.id,
+          ...expected,
           requireUserVerification: true,
         }).catch((error: unknown) => {
           throw new WebAuthnVerificationError("The new passkey did not verify.", { cause: error });

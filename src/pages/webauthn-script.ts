@@ -9,22 +9,13 @@
  * ever written into a script. Plain ES2020, no build step; it must not contain a closing script tag.
  */
 
-/** The script, as it goes between `<script>` and `</script>`. */
-export const webauthnScript = String.raw`(() => {
-  "use strict";
-  // The script sits in its provider's <section>, right after the provider's form.
-  const section = document.currentScript && document.currentScript.closest("section");
-  const form = section && section.querySelector("form[data-webauthn-options]");
-  if (!form) return;
-  const PKC = window.PublicKeyCredential;
-  const emailField = form.querySelector("input[name=email]");
-  const buttons = Array.from(form.querySelectorAll("button"));
-  const hidden = (name) => {
-    const input = form.querySelector("input[type=hidden][name=" + name + "]");
-    return input ? input.value : "";
-  };
-
-  // base64url <-> bytes, for browsers without the JSON helpers of WebAuthn Level 3.
+/**
+ * What every passkey script of the pages needs, as statements for the start of its function body:
+ * base64url and bytes, the options JSON as `navigator.credentials` takes it, and a credential as the
+ * JSON the server reads (WebAuthn Level 3's JSON helpers where the browser has them). Expects
+ * `PKC` (`window.PublicKeyCredential`) in scope.
+ */
+export const passkeyCodec = String.raw`  // base64url <-> bytes, for browsers without the JSON helpers of WebAuthn Level 3.
   const toBase64url = (buffer) => {
     let binary = "";
     for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
@@ -37,14 +28,6 @@ export const webauthnScript = String.raw`(() => {
   };
   const withIds = (list) => (list || []).map((c) => Object.assign({}, c, { id: fromBase64url(c.id) }));
 
-  const creationOptions = (json) =>
-    typeof PKC.parseCreationOptionsFromJSON === "function"
-      ? PKC.parseCreationOptionsFromJSON(json)
-      : Object.assign({}, json, {
-          challenge: fromBase64url(json.challenge),
-          user: Object.assign({}, json.user, { id: fromBase64url(json.user.id) }),
-          excludeCredentials: withIds(json.excludeCredentials),
-        });
   const requestOptions = (json) =>
     typeof PKC.parseRequestOptionsFromJSON === "function"
       ? PKC.parseRequestOptionsFromJSON(json)
@@ -72,7 +55,32 @@ export const webauthnScript = String.raw`(() => {
     };
     if (credential.authenticatorAttachment) json.authenticatorAttachment = credential.authenticatorAttachment;
     return json;
+  };`;
+
+/** The script, as it goes between `<script>` and `</script>`. */
+export const webauthnScript = String.raw`(() => {
+  "use strict";
+  // The script sits in its provider's <section>, right after the provider's form.
+  const section = document.currentScript && document.currentScript.closest("section");
+  const form = section && section.querySelector("form[data-webauthn-options]");
+  if (!form) return;
+  const PKC = window.PublicKeyCredential;
+  const emailField = form.querySelector("input[name=email]");
+  const buttons = Array.from(form.querySelectorAll("button"));
+  const hidden = (name) => {
+    const input = form.querySelector("input[type=hidden][name=" + name + "]");
+    return input ? input.value : "";
   };
+
+${passkeyCodec}
+  const creationOptions = (json) =>
+    typeof PKC.parseCreationOptionsFromJSON === "function"
+      ? PKC.parseCreationOptionsFromJSON(json)
+      : Object.assign({}, json, {
+          challenge: fromBase64url(json.challenge),
+          user: Object.assign({}, json.user, { id: fromBase64url(json.user.id) }),
+          excludeCredentials: withIds(json.excludeCredentials),
+        });
 
   // What was posted (this tab only): the answer's page may have to tell the device to drop it.
   const POSTED = "appauth.passkey.posted";

@@ -1,25 +1,27 @@
 /**
  * The second-factor challenge: `GET /two-factor-challenge` shows the built-in page (an authenticator
- * code, or a recovery code), `POST /two-factor-challenge` (CSRF) checks what was typed against the
- * pending sign-in's user and resumes the sign-in completion, which then writes what the first factor
- * alone could not and issues the session. A wrong code goes back to the page with `?error=` (never the
- * code). Attempts count per user and per client address in the configuration's rate-limit store, and
- * past the limit a code is refused without being checked (`RateLimited`).
+ * code, a recovery code, or a passkey when the user has one), `POST /two-factor-challenge` (CSRF)
+ * checks the answer against the pending sign-in's user and resumes the sign-in completion, which then
+ * writes what the first factor alone could not and issues the session. `op=passkey-options` answers
+ * with the passkey ceremony's options instead (see passkey.ts). A wrong answer goes back to the page
+ * with `?error=` (never the code). Attempts count per user and per client address in the
+ * configuration's rate-limit store, and past the limit an answer is refused without being checked
+ * (`RateLimited`).
  */
 import type { signInCompletionMachine} from "../../machines/signin-completion.machine.js";
 import { type SignInCompletionInput } from "../../machines/signin-completion.machine.js";
 import type { TwoFactorAdapter } from "../adapters/extensions.js";
 import { bound, type Runtime } from "../config/runtime.js";
-import { Verification, type AuthError } from "../errors.js";
+import { Verification, WebAuthnVerificationError, type AuthError } from "../errors.js";
 import { refusalError } from "../flows/failure.js";
 import { deliver, runFlow } from "../flows/run.js";
 import { bindSignInCompletion, CHALLENGE_PATH } from "../flows/signin-completion.js";
-import { html } from "../pages/html.js";
-import { renderDocument } from "../pages/layout.js";
+import { renderTwoFactorChallengePage } from "../pages/two-factor-challenge.js";
 import { normalizeUrl } from "../redirect.js";
 import { requestFacts, type RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { useRecoveryCode, useTotpCode, type CodeContext } from "./codes.js";
+import { challengePasskeys, passkeyChallengeOptions, provePasskey } from "./passkey.js";
 import { clearPendingSignIn, readPendingSignIn, usePendingSignIn, type OpenedPendingSignIn } from "./pending.js";
 import type { SecondFactorType } from "./types.js";
 import { resolveCsrf } from "../csrf.js";
@@ -36,6 +38,7 @@ function completionOf(rt: Runtime): typeof signInCompletionMachine {
 
 const MESSAGES: Record<string, string> = {
   InvalidCode: "That code did not work. Check your authenticator app and try again.",
+  InvalidPasskey: "That passkey could not be used. Try again, or use a code.",
   RateLimited: "Too many attempts. Wait a few minutes, then try again.",
 };
 
@@ -45,22 +48,14 @@ export async function showChallenge(rt: Runtime, ctx: RequestContext): Promise<R
   if (!pending) return { redirect: `${ctx.baseUrl}/signin?error=Verification` };
   const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets);
   const error = MESSAGES[ctx.query.get("error") ?? ""];
-  const action = `${ctx.baseUrl}${CHALLENGE_PATH}`;
-  const body = html`<h1>Two-step verification</h1>${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-<form method="post" action="${action}"><input type="hidden" name="csrfToken" value="${csrf.token}">
-<label for="code">Code from your authenticator app</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8" required autofocus>
-<button type="submit">Verify</button></form>
-<details><summary>Use a recovery code</summary>
-<form method="post" action="${action}"><input type="hidden" name="csrfToken" value="${csrf.token}">
-<label for="recoveryCode">Recovery code</label>
-<input id="recoveryCode" name="recoveryCode" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" required>
-<button type="submit">Verify</button></form></details>`;
-  return {
-    status: 200,
-    html: renderDocument({ title: "Two-step verification", theme: rt.theme, body, centered: true }),
-    ...(csrf.cookie ? { cookies: [csrf.cookie] } : {}),
-  };
+  const page = renderTwoFactorChallengePage({
+    theme: rt.theme,
+    csrfToken: csrf.token,
+    actionUrl: `${ctx.baseUrl}${CHALLENGE_PATH}`,
+    ...(error ? { error } : {}),
+    passkey: (await challengePasskeys(rt, pending)) !== null,
+  });
+  return { status: page.status, html: page.html, ...(csrf.cookie ? { cookies: [csrf.cookie] } : {}) };
 }
 
 /** Counts one attempt for the user and the client address; `false` when past a limit (nothing is then checked). */
@@ -75,36 +70,63 @@ async function withinLimits(rt: Runtime, ctx: RequestContext, userId: string): P
   return (await limiter.store.hit(`${namespace}2fa:a:${address}`, WINDOW_MS)).count <= ATTEMPTS_PER_ADDRESS;
 }
 
-/** Which factor the typed code proves for `userId`, used up (a TOTP step or a recovery code works once); `null` for none. */
-async function provedFactor(rt: Runtime, userId: string, form: Record<string, unknown>): Promise<SecondFactorType | null> {
+/** What an answer proved, used up (a TOTP step, a recovery code, a passkey challenge works once); else the error the page shows. */
+type Checked = { factor: SecondFactorType } | { error: "InvalidCode" | "InvalidPasskey" };
+
+/** Checks the posted answer (`code`, `recoveryCode` or `passkey`) against `pending`'s user's factors. */
+async function checkAnswer(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn): Promise<Checked> {
   const factors: CodeContext = { adapter: rt.adapter as unknown as TwoFactorAdapter, secret: rt.secrets };
-  const { code, recoveryCode } = form;
-  if (typeof code === "string" && code.trim()) return (await useTotpCode(factors, { userId, code })) !== null ? "totp" : null;
-  if (typeof recoveryCode === "string" && recoveryCode.trim()) return (await useRecoveryCode(factors, { userId, code: recoveryCode })) ? "recovery" : null;
-  return null;
+  const { userId } = pending;
+  const { code, recoveryCode, passkey } = ctx.body;
+  if (typeof passkey === "string" && passkey.trim()) {
+    try {
+      await provePasskey(rt, ctx, pending, passkey);
+      return { factor: "webauthn" };
+    } catch (error) {
+      rt.logger.debug("TwoFactorPasskey", error);
+      return { error: "InvalidPasskey" };
+    }
+  }
+  if (typeof code === "string" && code.trim()) return (await useTotpCode(factors, { userId, code })) !== null ? { factor: "totp" } : { error: "InvalidCode" };
+  if (typeof recoveryCode === "string" && recoveryCode.trim()) {
+    return (await useRecoveryCode(factors, { userId, code: recoveryCode })) ? { factor: "recovery" } : { error: "InvalidCode" };
+  }
+  return { error: "InvalidCode" };
+}
+
+/** RFC 8176 methods each factor proves: a code is a one-time password, a passkey a hardware-held key. */
+const PROVES: Record<SecondFactorType, string> = { totp: "otp", recovery: "otp", webauthn: "hwk" };
+
+/** `op=passkey-options`: the options for `navigator.credentials.get()` (JSON), when the waiting user has a passkey. */
+async function passkeyOptions(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn): Promise<ResponsePlan> {
+  const options = await passkeyChallengeOptions(rt, ctx, pending);
+  if (!options) return { status: 400, json: { error: WebAuthnVerificationError.type, message: "No passkey can answer this challenge." } };
+  return { json: { options } };
 }
 
 /** POST: checks the code, then resumes the pending sign-in. */
 export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
   const pending = await readPendingSignIn(rt, ctx);
   if (!pending) return new Verification("No sign-in is waiting for a second factor in this browser, or it expired (five minutes).");
+  if (ctx.body.op === "passkey-options") return passkeyOptions(rt, ctx, pending);
   const again = (error: string): ResponsePlan => ({ redirect: `${ctx.baseUrl}${CHALLENGE_PATH}?error=${error}` });
   if (!(await withinLimits(rt, ctx, pending.userId))) {
     await rt.events.twoFactorFailed?.({ userId: pending.userId, rateLimited: true });
     return again("RateLimited");
   }
-  const factor = await provedFactor(rt, pending.userId, ctx.body);
-  if (!factor) {
+  const checked = await checkAnswer(rt, ctx, pending);
+  if ("error" in checked) {
     await rt.events.twoFactorFailed?.({ userId: pending.userId, rateLimited: false });
-    return again("InvalidCode");
+    return again(checked.error);
   }
+  const { factor } = checked;
   // Single use: of two requests with one cookie, only one goes on.
   if (!(await usePendingSignIn(rt, pending))) {
     return new Verification("This sign-in already passed its second factor; sign in again.");
   }
   await rt.events.twoFactorPassed?.({ userId: pending.userId, type: factor });
   await clearAttempts(rt, pending.userId);
-  return resume(rt, ctx, pending);
+  return resume(rt, ctx, pending, PROVES[factor]);
 }
 
 async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
@@ -118,12 +140,12 @@ async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
 }
 
 /** Runs the completion again with the factor proved; it writes, issues the session and judges where to go. */
-async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn): Promise<ResponsePlan | AuthError> {
+async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn, proved: string): Promise<ResponsePlan | AuthError> {
   const firstFactor = pending.input.twoFactor?.firstFactor ?? [];
   const input: SignInCompletionInput = {
     ...pending.input,
     request: requestFacts(ctx),
-    twoFactor: { firstFactor, proved: ["otp"] },
+    twoFactor: { firstFactor, proved: [proved] },
   };
   const cleared = clearPendingSignIn(ctx);
   const output = await runFlow(rt, completionOf(rt), input, ctx);
