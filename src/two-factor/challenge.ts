@@ -83,6 +83,8 @@ async function checkAnswer(rt: Runtime, ctx: RequestContext, pending: OpenedPend
       await provePasskey(rt, ctx, pending, passkey);
       return { factor: "webauthn" };
     } catch (error) {
+      // A refused answer is the person's; a store that fails is not (it goes up as it does for codes).
+      if (!(error instanceof WebAuthnVerificationError)) throw error;
       rt.logger.debug("TwoFactorPasskey", error);
       return { error: "InvalidPasskey" };
     }
@@ -104,7 +106,7 @@ async function passkeyOptions(rt: Runtime, ctx: RequestContext, pending: OpenedP
   return { json: { options } };
 }
 
-/** POST: checks the code, then resumes the pending sign-in. */
+/** POST: the passkey options (`op=passkey-options`), or checks the answer, then resumes the pending sign-in. */
 export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
   const pending = await readPendingSignIn(rt, ctx);
   if (!pending) return new Verification("No sign-in is waiting for a second factor in this browser, or it expired (five minutes).");
