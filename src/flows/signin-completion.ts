@@ -183,8 +183,7 @@ export function bindSignInCompletion(rt: Runtime) {
       issueSession: fromEffect(async ({ input, system }) => {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
-          return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account);
-          // (The database session record does not carry amr yet: see docs/concepts/two-factor.md.)
+          return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account, input.amr);
         }
         const ctx = requestOf(system);
         return issueJwtSession(rt, ctx, {
