@@ -7,7 +7,7 @@
  * past the limit a code is refused without being checked (`RateLimited`).
  */
 import type { signInCompletionMachine} from "../../machines/signin-completion.machine.js";
-import { type SignInCompletionInput } from "../../machines/signin-completion.machine.js";
+import { type SignInCompletionInput, type TwoFactorStep } from "../../machines/signin-completion.machine.js";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
 import { bound, type Runtime } from "../config/runtime.js";
 import { Verification, type AuthError } from "../errors.js";
@@ -24,6 +24,7 @@ import { openSecret } from "./secret-box.js";
 import { verifyTotp } from "./totp.js";
 import { clearPendingSignIn, readPendingSignIn, usePendingSignIn, type OpenedPendingSignIn } from "./pending.js";
 import type { SecondFactorType } from "./types.js";
+import { answerEnrollment, showEnrollment } from "./signin-enrollment.js";
 import { resolveCsrf } from "../csrf.js";
 
 /** Wrong codes allowed per user (and, fivefold, per client address) in one window. */
@@ -45,6 +46,7 @@ const MESSAGES: Record<string, string> = {
 export async function showChallenge(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
   const pending = await readPendingSignIn(rt, ctx);
   if (!pending) return { redirect: `${ctx.baseUrl}/signin?error=Verification` };
+  if (pending.enrollSecret) return showEnrollment(rt, ctx, pending);
   const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets);
   const error = MESSAGES[ctx.query.get("error") ?? ""];
   const action = `${ctx.baseUrl}${CHALLENGE_PATH}`;
@@ -103,6 +105,7 @@ async function provedFactor(rt: Runtime, userId: string, form: Record<string, un
 export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
   const pending = await readPendingSignIn(rt, ctx);
   if (!pending) return new Verification("No sign-in is waiting for a second factor in this browser, or it expired (five minutes).");
+  if (pending.enrollSecret) return answerEnrollment(rt, ctx, pending, resume);
   const again = (error: string): ResponsePlan => ({ redirect: `${ctx.baseUrl}${CHALLENGE_PATH}?error=${error}` });
   if (!(await withinLimits(rt, ctx, pending.userId))) {
     await rt.events.twoFactorFailed?.({ userId: pending.userId, rateLimited: true });
@@ -133,12 +136,12 @@ async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
 }
 
 /** Runs the completion again with the factor proved; it writes, issues the session and judges where to go. */
-async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn): Promise<ResponsePlan | AuthError> {
+async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn, step: Partial<TwoFactorStep> = {}): Promise<ResponsePlan | AuthError> {
   const firstFactor = pending.input.twoFactor?.firstFactor ?? [];
   const input: SignInCompletionInput = {
     ...pending.input,
     request: requestFacts(ctx),
-    twoFactor: { firstFactor, proved: ["otp"] },
+    twoFactor: { firstFactor, proved: ["otp"], ...step },
   };
   const cleared = clearPendingSignIn(ctx);
   const output = await runFlow(rt, completionOf(rt), input, ctx);
