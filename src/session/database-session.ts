@@ -25,12 +25,13 @@ export function requireAdapter(rt: Runtime): Adapter {
 
 /**
  * Whether the adapter records what a session proved (`amr`, `authTime`): one that keeps second factors
- * does (the conformance suite holds it to that). One that keeps to the Auth.js contract is not handed
- * the fields (a published @auth/* adapter would store or choke on them), so its sessions prove no
- * recent second factor: changing factors there fails closed.
+ * and session records (appauth's `getTwoFactors` and `listSessions`) does, and the conformance suite
+ * holds it to that. Any other (a published @auth/* adapter, or one with two-factor methods added to
+ * it) is not handed the fields, which it would drop or choke on, so its sessions prove no recent
+ * second factor: changing factors there fails closed.
  */
 export function recordsProof(adapter: unknown): boolean {
-  return typeof (adapter as ExtendedAdapter | undefined)?.getTwoFactors === "function";
+  return typeof (adapter as ExtendedAdapter | undefined)?.getTwoFactors === "function" && listsSessions(adapter);
 }
 
 /**

@@ -5,6 +5,7 @@
  * factors right after a passed challenge, while a session without a (recent) proof still cannot.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
 import { sealSecret } from "../../../src/two-factor/secret-box.js";
 import { generateTotp, generateTotpSecret } from "../../../src/two-factor/totp.js";
 import type { AdapterSession, AuthConfig } from "../../../src/types.js";
@@ -116,5 +117,29 @@ describe.each(twoFactorStores)("what a database session proved, over the $name a
       expect(await refused.json()).toMatchObject({ error: "SecondFactorRequired" });
     }
     expect(await adapter.getTwoFactors(ADA.id)).toHaveLength(1);
+  });
+});
+
+describe("an adapter that keeps no session records of its own", () => {
+  it("is not handed amr or authTime (it would drop or refuse them), and signing in still works", async () => {
+    const memory = MemoryAdapter();
+    const created: AdapterSession[] = [];
+    // Two-factor methods added to an adapter without appauth's session-record extension.
+    const { listSessions: _list, deleteSessions: _delete, ...rest } = memory;
+    const adapter = {
+      ...rest,
+      createSession: async (session: AdapterSession) => {
+        created.push(session);
+        return memory.createSession(session);
+      },
+    };
+    await adapter.createUser({ ...ADA, emailVerified: new Date() });
+    const config = testConfig({ adapter, session: { strategy: "database" }, twoFactor: {} });
+    const browser = new TestClient(config);
+    await browser.signIn(ADA_USERNAME, ADA_PASSWORD, { callbackUrl: "/dashboard" });
+    expect(await browser.session()).not.toBeNull();
+    expect(created).toHaveLength(1);
+    expect(Object.keys(created[0]!)).not.toContain("amr");
+    expect(Object.keys(created[0]!)).not.toContain("authTime");
   });
 });
