@@ -50,6 +50,13 @@ export type DatabaseSessionOutput =
 
 export type DatabaseSessionEmitted = { type: "session"; session: Session };
 
+/** What a record says its sign-in proved, for the session callback: nothing when it does not say. */
+function proofOf(record: AdapterSession): { amr?: string[]; authTime?: string } {
+  if (!Array.isArray(record.amr)) return {};
+  const at = record.authTime instanceof Date && Number.isFinite(record.authTime.getTime()) ? record.authTime.toISOString() : undefined;
+  return { amr: [...record.amr], ...(at ? { authTime: at } : {}) };
+}
+
 export const databaseSessionMachine = setup({
   types: {
     input: {} as DatabaseSessionInput,
@@ -73,6 +80,9 @@ export const databaseSessionMachine = setup({
         newSession?: unknown;
         account?: AdapterAccount;
         error?: SessionError;
+        /** What the sign-in proved (RFC 8176) and when (ISO 8601), where the record says. */
+        amr?: string[];
+        authTime?: string;
       }
     >("sessionCallback"),
     refreshAccount: effect<RefreshedAccount, { provider: string; providerAccountId: string; userId: string; now: number }>(
@@ -200,6 +210,7 @@ export const databaseSessionMachine = setup({
           ...(context.update ? { trigger: "update" as const, newSession: context.update.data } : {}),
           ...(context.account ? { account: context.account } : {}),
           ...(context.sessionError ? { error: context.sessionError } : {}),
+          ...proofOf(context.record!),
         }),
         onDone: { target: "active", actions: { type: "rememberSession", params: ({ event }) => event.output } },
         onError: { target: "invalid", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },

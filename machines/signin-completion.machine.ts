@@ -27,8 +27,15 @@
  * callback already allowed this sign-in before the challenge, so the resumed run does not ask it again.
  * `settlingSecondFactor` repeats the decision `checkingOwnership`/`checkingEmailLink` made (the same
  * pure guards over an unchanged context), so one gate serves every path. A brand-new user has no
- * factor and crosses no gate. Without `twoFactor` in the input (no such configuration) the gate is a
- * guard over the input: no adapter read.
+ * factor and crosses no gate, unless a `required` policy is configured (`twoFactor.policy`). Without
+ * `twoFactor` in the input (no such configuration) the gate is a guard over the input: no adapter read.
+ *
+ * Under a `required` policy the gate may learn that the user must enroll ("enroll"): the completion
+ * then ends in `awaitingEnrollment` (outcome "challenge" to its parent, so every parent handles it as
+ * the challenge) with the same pending cookie, which `src/` extends with a new app's secret. The run
+ * resumed once that app is confirmed carries it in `twoFactor.enrolled`: after everything else the
+ * sign-in writes (a new user is created only then), `storingEnrolledFactor` stores it, and the session
+ * that follows records `otp` as proved.
  *
  * The flow's events (createUser, linkAccount, signIn) are collected as data and handed to the
  * parent in the output, which emits them: a child's `emit` would not reach the parent's listeners.
@@ -72,7 +79,32 @@ export interface TwoFactorStep {
   countsAsBoth?: boolean;
   /** Set when the sign-in resumes after its challenge: what the second factor proved (`otp`, `hwk`, ...). */
   proved?: string[];
+  /**
+   * A `required` policy is configured: a user without an active factor may have to enroll one before
+   * any session, so even a brand-new user is asked about (the policy, not the store) before creation.
+   */
+  policy?: boolean;
+  /**
+   * Set when the sign-in resumes after an enrollment it led to: the authenticator app the person just
+   * confirmed (its secret sealed, the time step of the code that confirmed it, spent), stored for the
+   * user right before the session is issued.
+   */
+  enrolled?: EnrolledFactor;
 }
+
+/** An authenticator app confirmed during a sign-in, to be stored as the user's active factor. */
+export interface EnrolledFactor {
+  /** The shared secret, sealed with the configured secret. */
+  secret: string;
+  /** The RFC 6238 time step of the code that confirmed it (used up: the same code works no more). */
+  step: number;
+}
+
+/**
+ * What the gate learns of the stored user: an active factor to prove ("challenge"), none while the
+ * `required` policy wants one ("enroll"), or nothing to ask for ("none").
+ */
+export type SecondFactorStatus = "challenge" | "enroll" | "none";
 
 export type CompletionEvent =
   | ({ type: "credentialsDetached"; user: AdapterUser; account: Account } & DetachedCredentials)
@@ -98,10 +130,14 @@ export type SignInCompletionOutput =
   | { outcome: "challenge"; userId: string; redirectTo: string; cookies: SetCookie[]; events: CompletionEvent[] }
   | { outcome: "refused"; failure: FlowFailure; events: CompletionEvent[] };
 
-/** What `src/` seals to resume a sign-in after its challenge: the completion's input, for the stored user `userId`. */
+/**
+ * What `src/` seals to resume a sign-in after its challenge: the completion's input, for the stored user
+ * `userId` ("" for a user the sign-in would create). `enroll`: the person must first enroll a factor.
+ */
 export interface PendingSignIn {
   userId: string;
   input: SignInCompletionInput;
+  enroll?: boolean;
 }
 
 type SignInResult = boolean | string;
@@ -113,6 +149,21 @@ type SignInResult = boolean | string;
 function gatedUserId(context: SignInCompletionContext): string {
   if (!(context.hasAdapter && context.provider.type !== "credentials")) return String(context.user.id ?? "");
   return context.storedUser?.id ?? context.emailUser?.id ?? context.currentUserId ?? "";
+}
+
+/**
+ * Whether the sign-in would create a new user (nobody stored to sign in as, nobody signed in here to
+ * link to, nobody who has the address): at the gate, an address owner who may not be linked has
+ * already ended the completion (notLinked).
+ */
+function createsNewUser(context: SignInCompletionContext): boolean {
+  return (
+    context.hasAdapter &&
+    context.provider.type !== "credentials" &&
+    context.storedUser === undefined &&
+    context.currentUserId === undefined &&
+    context.emailUser === undefined
+  );
 }
 
 /** The completion's input as its context holds it (what the resumed run starts from). */
@@ -131,6 +182,12 @@ export function amrOf(step: TwoFactorStep): string[] {
   return methods;
 }
 
+/** An effect that throws ends the completion in `failed`, keeping its error. */
+const failing = {
+  target: "failed" as const,
+  actions: { type: "recordFailure" as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+};
+
 export const signInCompletionMachine = setup({
   types: {
     input: {} as SignInCompletionInput,
@@ -139,7 +196,8 @@ export const signInCompletionMachine = setup({
   },
   actors: {
     findUserByAccount: effect<AdapterUser | null, { account: Account }>("findUserByAccount"),
-    findSecondFactor: effect<boolean, { userId: string }>("findSecondFactor"),
+    findSecondFactor: effect<SecondFactorStatus, { userId: string; user: User; newUser: boolean }>("findSecondFactor"),
+    storeEnrolledFactor: effect<void, { userId: string; enrolled: EnrolledFactor }>("storeEnrolledFactor"),
     holdPendingSignIn: effect<{ cookies: SetCookie[]; redirectTo: string }, PendingSignIn>("holdPendingSignIn"),
     signInCallback: effect<
       SignInResult,
@@ -204,10 +262,18 @@ export const signInCompletionMachine = setup({
   guards: {
     // The resumed run after a passed challenge: its signIn callback allowed the sign-in the first time.
     allowedBeforeChallenge: ({ context }) => context.twoFactor?.proved !== undefined,
-    // No twoFactor configuration, a factor already proved, or a first factor that proves two: no look-up.
+    // No twoFactor configuration, a factor already proved, a first factor that proves two, or a new
+    // user (no factor yet) without a `required` policy: no look-up.
     secondFactorSettled: ({ context }) =>
-      context.twoFactor === undefined || context.twoFactor.proved !== undefined || context.twoFactor.countsAsBoth === true,
-    hasSecondFactor: (_, active: boolean) => active === true,
+      context.twoFactor === undefined ||
+      context.twoFactor.proved !== undefined ||
+      context.twoFactor.countsAsBoth === true ||
+      (createsNewUser(context) && context.twoFactor.policy !== true),
+    hasSecondFactor: (_, status: SecondFactorStatus) => status === "challenge",
+    mustEnroll: (_, status: SecondFactorStatus) => status === "enroll",
+    // The resumed run of a sign-in that led the person to enrollment: the confirmed app is stored first.
+    enrollsFactor: ({ context }) => context.twoFactor?.enrolled !== undefined,
+    createsUser: ({ context }) => createsNewUser(context),
     looksUpAccounts: ({ context }) => context.hasAdapter && context.provider.type !== "credentials",
     signInAllowed: (_, result: SignInResult) => result === true,
     // An empty string is no destination: it refuses like `false`.
@@ -266,7 +332,7 @@ export const signInCompletionMachine = setup({
         src: "findUserByAccount",
         input: ({ context }) => ({ account: context.account }),
         onDone: { target: "askingSignIn", actions: { type: "rememberStoredUser", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     askingSignIn: {
@@ -308,24 +374,30 @@ export const signInCompletionMachine = setup({
         { guard: "accountKnown", target: "checkingSecondFactor" },
         { guard: "alreadySignedIn", target: "checkingSecondFactor" },
         { guard: "hasEmail", target: "lookingUpEmail" },
-        { target: "creatingUser" },
+        { target: "checkingSecondFactor" },
       ],
     },
     // The gate: the sign-in's stored user is known and nothing is written yet. A claimed unverified
-    // user is gated too: a factor enrolled on a user is never skipped, whoever proves its address.
+    // user is gated too: a factor enrolled on a user is never skipped, whoever proves its address. A
+    // user the sign-in would create has no factor: it is asked about only under a `required` policy.
     checkingSecondFactor: {
       always: [{ guard: "secondFactorSettled", target: "settlingSecondFactor" }, { target: "lookingUpSecondFactor" }],
     },
     lookingUpSecondFactor: {
       invoke: {
         src: "findSecondFactor",
-        input: ({ context }) => ({ userId: gatedUserId(context) }),
+        input: ({ context }) => ({
+          userId: gatedUserId(context),
+          user: context.storedUser ?? context.emailUser ?? context.user,
+          newUser: createsNewUser(context),
+        }),
         onDone: [
           { guard: { type: "hasSecondFactor", params: ({ event }) => event.output }, target: "holdingPendingSignIn" },
+          { guard: { type: "mustEnroll", params: ({ event }) => event.output }, target: "holdingPendingEnrollment" },
           { target: "settlingSecondFactor" },
         ],
         // A look-up that fails denies: the sign-in never goes on without knowing (fails closed).
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     // What the resumed run needs, sealed by src/ (input minus what only the first run uses).
@@ -334,16 +406,27 @@ export const signInCompletionMachine = setup({
         src: "holdPendingSignIn",
         input: ({ context }) => ({ userId: gatedUserId(context), input: completionInputOf(context) }),
         onDone: { target: "awaitingSecondFactor", actions: { type: "rememberChallenge", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
+      },
+    },
+    // A user who must have a factor and has none: the same pending sign-in, marked for enrollment (src/
+    // adds the new app's secret to it); the person confirms an app before anything is written.
+    holdingPendingEnrollment: {
+      invoke: {
+        src: "holdPendingSignIn",
+        input: ({ context }) => ({ userId: gatedUserId(context), input: completionInputOf(context), enroll: true }),
+        onDone: { target: "awaitingEnrollment", actions: { type: "rememberChallenge", params: ({ event }) => event.output } },
+        onError: failing,
       },
     },
     // The same decision checkingOwnership and checkingEmailLink made, now that the gate is passed.
     settlingSecondFactor: {
       always: [
-        { guard: "storesNoUsers", target: "issuingSession" },
+        { guard: "storesNoUsers", target: "checkingEnrollment" },
         { guard: "accountKnown", target: "checkingTokens" },
         { guard: "provesUnverifiedAddress", target: "claimingUnverifiedUser" },
         { guard: "emailLinkAllowed", target: "linkingByEmail" },
+        { guard: "createsUser", target: "creatingUser" },
         { target: "linkingToCurrentUser" },
       ],
     },
@@ -355,7 +438,7 @@ export const signInCompletionMachine = setup({
         src: "updateAccountTokens",
         input: ({ context }) => ({ account: context.account }),
         onDone: { target: "verifyingEmail" },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     linkingToCurrentUser: {
@@ -363,7 +446,7 @@ export const signInCompletionMachine = setup({
         src: "linkAccount",
         input: ({ context }) => ({ userId: context.currentUserId!, account: context.account }),
         onDone: { target: "verifyingEmail", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     lookingUpEmail: {
@@ -371,7 +454,7 @@ export const signInCompletionMachine = setup({
         src: "findUserByEmail",
         input: ({ context }) => ({ email: context.user.email! }),
         onDone: { target: "checkingEmailLink", actions: { type: "rememberEmailUser", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     checkingEmailLink: {
@@ -379,7 +462,7 @@ export const signInCompletionMachine = setup({
         { guard: "provesUnverifiedAddress", target: "checkingSecondFactor" },
         { guard: "emailLinkAllowed", target: "checkingSecondFactor" },
         { guard: "emailTaken", target: "notLinked" },
-        { target: "creatingUser" },
+        { target: "checkingSecondFactor" },
       ],
     },
     linkingByEmail: {
@@ -387,7 +470,7 @@ export const signInCompletionMachine = setup({
         src: "linkAccount",
         input: ({ context }) => ({ userId: context.emailUser!.id, account: context.account }),
         onDone: { target: "verifyingEmail", actions: { type: "noteLinkedAccount", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     // The user stays (same id: the application's rows stay theirs); what was attached before the proof
@@ -398,26 +481,39 @@ export const signInCompletionMachine = setup({
         src: "claimUnverifiedUser",
         input: ({ context }) => ({ userId: context.emailUser!.id, providerType: context.provider.type }),
         onDone: { target: "linkingByEmail", actions: { type: "noteClaimedUser", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     creatingUser: {
       invoke: {
         src: "createUserWithAccount",
         input: ({ context }) => ({ user: context.user, account: context.account, emailVerified: context.emailVerified }),
-        onDone: { target: "issuingSession", actions: { type: "noteCreatedUser", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onDone: { target: "checkingEnrollment", actions: { type: "noteCreatedUser", params: ({ event }) => event.output } },
+        onError: failing,
       },
     },
     verifyingEmail: {
-      always: [{ guard: "emailNowVerified", target: "markingEmailVerified" }, { target: "issuingSession" }],
+      always: [{ guard: "emailNowVerified", target: "markingEmailVerified" }, { target: "checkingEnrollment" }],
     },
     markingEmailVerified: {
       invoke: {
         src: "markEmailVerified",
         input: ({ context }) => ({ userId: context.storedUser!.id }),
-        onDone: { target: "issuingSession", actions: { type: "rememberVerifiedUser", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onDone: { target: "checkingEnrollment", actions: { type: "rememberVerifiedUser", params: ({ event }) => event.output } },
+        onError: failing,
+      },
+    },
+    // Everything the sign-in writes is written; an app confirmed on the way becomes the user's factor
+    // before the session that says it was proved.
+    checkingEnrollment: {
+      always: [{ guard: "enrollsFactor", target: "storingEnrolledFactor" }, { target: "issuingSession" }],
+    },
+    storingEnrolledFactor: {
+      invoke: {
+        src: "storeEnrolledFactor",
+        input: ({ context }) => ({ userId: String((context.storedUser ?? context.user).id ?? ""), enrolled: context.twoFactor!.enrolled! }),
+        onDone: { target: "issuingSession" },
+        onError: failing,
       },
     },
     issuingSession: {
@@ -432,7 +528,7 @@ export const signInCompletionMachine = setup({
           ...(context.twoFactor ? { amr: amrOf(context.twoFactor) } : {}),
         }),
         onDone: { target: "resolvingRedirect", actions: { type: "rememberCookies", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     // A redirect callback that throws ends the sign-in refused: its events are never announced.
@@ -441,7 +537,7 @@ export const signInCompletionMachine = setup({
         src: "resolveRedirect",
         input: ({ context }) => ({ url: context.callbackUrl, isNewUser: context.isNewUser, request: context.request }),
         onDone: { target: "signedIn", actions: { type: "rememberRedirect", params: ({ event }) => event.output } },
-        onError: { target: "failed", actions: { type: "recordFailure", params: ({ event }) => ({ error: event.error }) } },
+        onError: failing,
       },
     },
     signedIn: {
@@ -462,6 +558,17 @@ export const signInCompletionMachine = setup({
     },
     // Nothing was written: no events. The challenge page is where the browser goes, with the pending cookie.
     awaitingSecondFactor: {
+      type: "final",
+      output: ({ context }) => ({
+        outcome: "challenge",
+        userId: gatedUserId(context),
+        redirectTo: context.redirectTo!,
+        cookies: context.cookies,
+        events: [],
+      }),
+    },
+    // Nothing was written either: the browser goes to enroll an app, with the pending cookie.
+    awaitingEnrollment: {
       type: "final",
       output: ({ context }) => ({
         outcome: "challenge",

@@ -145,6 +145,14 @@ export interface AdapterSession {
   device?: string | null;
   /** The client address at sign-in, as the rate limiter sees it (an IPv6 address as its /64). */
   clientAddress?: string | null;
+  /**
+   * What the sign-in proved, as RFC 8176 authentication method references (`["pwd"]`, `["pwd", "otp", "mfa"]`):
+   * recorded with a `twoFactor` configuration by an adapter that keeps second factors (appauth's addition;
+   * absent for other records, which then prove no recent second factor).
+   */
+  amr?: string[] | null;
+  /** When the factors in `amr` were proved (see `amr`). */
+  authTime?: Date | null;
 }
 
 export interface Account {

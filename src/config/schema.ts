@@ -309,10 +309,12 @@ const options = {
         }
       }),
       endOtherSessions: optionalBoolean,
-      // Named in the issue, not built yet: refused by name rather than silently ignored.
       required: (value, path, problems) => {
-        if (value !== undefined) problems.push({ path, message: "not supported yet: users enroll themselves at /two-factor" });
+        if (value !== undefined && typeof value !== "boolean" && typeof value !== "function") {
+          problems.push({ path, message: "expected true, false or a function of the user" });
+        }
       },
+      // Named in the issue, not built yet: refused by name rather than silently ignored.
       rememberBrowser: (value, path, problems) => {
         if (value !== undefined) problems.push({ path, message: "not supported yet: every sign-in of an enrolled user asks for the second factor" });
       },

@@ -32,12 +32,15 @@ export function bindDatabaseSession(rt: Runtime, loadRefresh: TokenRefreshLoader
       refreshAccount: fromEffect(({ input }) => refreshStoredAccount(rt, loadRefresh, input)),
       sessionCallback: fromEffect(async ({ input }) => {
         const { user, sessionToken } = input;
-        // As Auth.js hands it over: the stored user whole, and the record's userId and sessionToken.
-        const session: Session & { userId: string; sessionToken: string } = {
+        // As Auth.js hands it over: the stored user whole, and the record's userId and sessionToken;
+        // with a twoFactor configuration also what the sign-in proved (the JWT's amr and auth_time).
+        const session: Session & { userId: string; sessionToken: string; amr?: string[]; authTime?: string } = {
           ...defaultUserSession(user, input.expires, input.error),
           user: { ...user },
           userId: user.id,
           sessionToken,
+          ...(input.amr ? { amr: input.amr } : {}),
+          ...(input.authTime ? { authTime: input.authTime } : {}),
         };
         const shown = await rt.callbacks.session({
           session,

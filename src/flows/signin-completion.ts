@@ -16,7 +16,8 @@ import type { Account, AdapterAccount, AdapterUser, ProviderType, User } from ".
 import { customPageUrl } from "./pages.js";
 import { requestOf } from "./run.js";
 import { holdPendingSignIn } from "../two-factor/pending.js";
-import type { TwoFactorStep } from "../../machines/signin-completion.machine.js";
+import type { SecondFactorStatus, TwoFactorStep } from "../../machines/signin-completion.machine.js";
+import { secondFactorRequired, storeEnrolledFactor } from "../two-factor/signin-enrollment.js";
 
 /** The path of the second-factor challenge under the base path. */
 export const CHALLENGE_PATH = "/two-factor-challenge";
@@ -27,15 +28,23 @@ export const CHALLENGE_PATH = "/two-factor-challenge";
  */
 export function twoFactorStep(rt: Runtime, firstFactor: string[], options: { countsAsBoth?: boolean } = {}): { twoFactor?: TwoFactorStep } {
   if (!rt.twoFactor) return {};
-  return { twoFactor: { firstFactor, ...(options.countsAsBoth ? { countsAsBoth: true } : {}) } };
+  const policy = rt.twoFactor.required !== undefined && rt.twoFactor.required !== false;
+  return { twoFactor: { firstFactor, ...(options.countsAsBoth ? { countsAsBoth: true } : {}), ...(policy ? { policy: true } : {}) } };
 }
 
-/** Whether the user has an active second factor (an authenticator app confirmed with a first code). */
-async function hasActiveSecondFactor(rt: Runtime, userId: string): Promise<boolean> {
+/**
+ * What the gate asks of the user `userId` ("" for one the sign-in would create, who has no factor):
+ * an active factor (an authenticator app confirmed with a first code) is challenged; without one, the
+ * `required` policy may send them to enroll.
+ */
+async function secondFactorStatus(rt: Runtime, input: { userId: string; user: User; newUser: boolean }): Promise<SecondFactorStatus> {
   const adapter = requireAdapter(rt) as ExtendedAdapter;
-  if (!userId) throw new AdapterError("A second factor is configured, but the signing-in user has no id to look it up by.");
-  const factors = await adapter.getTwoFactors!(userId);
-  return factors.some((factor) => factor.active);
+  if (!input.newUser) {
+    if (!input.userId) throw new AdapterError("A second factor is configured, but the signing-in user has no id to look it up by.");
+    const factors = await adapter.getTwoFactors!(input.userId);
+    if (factors.some((factor) => factor.active)) return "challenge";
+  }
+  return (await secondFactorRequired(rt, input.user)) ? "enroll" : "none";
 }
 
 /** An authenticator a passkey registration carries on its account until the person's user is known. */
@@ -148,12 +157,16 @@ export function bindSignInCompletion(rt: Runtime) {
         requireAdapter(rt).getUserByAccount!({ provider: input.account.provider, providerAccountId: input.account.providerAccountId }),
       ),
       signInCallback: fromEffect(async ({ input }) => rt.callbacks.signIn(input)),
-      findSecondFactor: fromEffect(({ input }) => hasActiveSecondFactor(rt, input.userId)),
+      findSecondFactor: fromEffect(({ input }) => secondFactorStatus(rt, input)),
       holdPendingSignIn: fromEffect(async ({ input, system }) => {
         const ctx = requestOf(system);
         const cookies = await holdPendingSignIn(rt, ctx, input);
-        await rt.events.twoFactorChallenged?.({ userId: input.userId });
+        if (!input.enroll) await rt.events.twoFactorChallenged?.({ userId: input.userId });
         return { cookies, redirectTo: `${ctx.baseUrl}${CHALLENGE_PATH}` };
+      }),
+      storeEnrolledFactor: fromEffect(async ({ input, system }) => {
+        if (!input.userId) throw new AdapterError("An authenticator app was confirmed for a user without an id.");
+        await storeEnrolledFactor(rt, requestOf(system), input.userId, input.enrolled);
       }),
       findUserByEmail: fromEffect(async ({ input }) => requireAdapter(rt).getUserByEmail!(input.email)),
       linkAccount: fromEffect(async ({ input }) => {
@@ -183,8 +196,7 @@ export function bindSignInCompletion(rt: Runtime) {
       issueSession: fromEffect(async ({ input, system }) => {
         if (rt.session.strategy === "database") {
           if (!input.user.id) throw new AdapterError("A database session needs a user with an id.");
-          return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account);
-          // (The database session record does not carry amr yet: see docs/concepts/two-factor.md.)
+          return issueDatabaseSession(rt, requestOf(system), String(input.user.id), input.account, input.amr);
         }
         const ctx = requestOf(system);
         return issueJwtSession(rt, ctx, {

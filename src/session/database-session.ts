@@ -24,11 +24,29 @@ export function requireAdapter(rt: Runtime): Adapter {
 }
 
 /**
+ * Whether the adapter records what a session proved (`amr`, `authTime`): one that keeps second factors
+ * and session records (appauth's `getTwoFactors` and `listSessions`) does, and the conformance suite
+ * holds it to that. Any other (a published @auth/* adapter, or one with two-factor methods added to
+ * it) is not handed the fields, which it would drop or choke on, so its sessions prove no recent
+ * second factor: changing factors there fails closed.
+ */
+export function recordsProof(adapter: unknown): boolean {
+  return typeof (adapter as ExtendedAdapter | undefined)?.getTwoFactors === "function" && listsSessions(adapter);
+}
+
+/**
  * Creates a session record for `userId` and the cookie that carries its token. A session signed in
  * with an OAuth/OIDC account records that account and the provider's session id (`sid`), so its
- * access token can be refreshed and a back-channel logout can find it.
+ * access token can be refreshed and a back-channel logout can find it. `amr` (RFC 8176, with a
+ * `twoFactor` configuration) is recorded with the time of the sign-in where the adapter keeps it.
  */
-export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, userId: string, account?: Account): Promise<SetCookie[]> {
+export async function issueDatabaseSession(
+  rt: Runtime,
+  ctx: RequestContext,
+  userId: string,
+  account?: Account,
+  amr?: string[],
+): Promise<SetCookie[]> {
   const adapter = requireAdapter(rt);
   const sessionToken = rt.session.generateSessionToken();
   // A token no later request could read (token-shape.ts) would sign the person in for one response.
@@ -44,7 +62,8 @@ export async function issueDatabaseSession(rt: Runtime, ctx: RequestContext, use
   const link = linksSessions && account && (account.type === "oauth" || account.type === "oidc") ? accountLink(account) : {};
   // The same for what a person's session list shows (record-fields.ts).
   const details = listsSessions(adapter) ? recordFields(rt, ctx, account) : {};
-  const session = await adapter.createSession!({ sessionToken, userId, expires, ...link, ...details });
+  const proof = amr && recordsProof(adapter) ? { amr, authTime: new Date() } : {};
+  const session = await adapter.createSession!({ sessionToken, userId, expires, ...link, ...details, ...proof });
   const { name, options } = ctx.cookies.sessionToken;
   return writeChunkedCookie(ctx.jar, name, session.sessionToken, { ...options, expires: session.expires });
 }

@@ -9,7 +9,7 @@
  * (`RateLimited`).
  */
 import type { signInCompletionMachine} from "../../machines/signin-completion.machine.js";
-import { type SignInCompletionInput } from "../../machines/signin-completion.machine.js";
+import { type SignInCompletionInput, type TwoFactorStep } from "../../machines/signin-completion.machine.js";
 import type { TwoFactorAdapter } from "../adapters/extensions.js";
 import { bound, type Runtime } from "../config/runtime.js";
 import { Verification, WebAuthnVerificationError, type AuthError } from "../errors.js";
@@ -24,6 +24,7 @@ import { useRecoveryCode, useTotpCode, type CodeContext } from "./codes.js";
 import { challengePasskeys, passkeyChallengeOptions, provePasskey } from "./passkey.js";
 import { clearPendingSignIn, readPendingSignIn, usePendingSignIn, type OpenedPendingSignIn } from "./pending.js";
 import type { SecondFactorType } from "./types.js";
+import { answerEnrollment, showEnrollment } from "./signin-enrollment.js";
 import { resolveCsrf } from "../csrf.js";
 
 /** Wrong codes allowed per user (and, fivefold, per client address) in one window. */
@@ -46,6 +47,7 @@ const MESSAGES: Record<string, string> = {
 export async function showChallenge(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
   const pending = await readPendingSignIn(rt, ctx);
   if (!pending) return { redirect: `${ctx.baseUrl}/signin?error=Verification` };
+  if (pending.enrollSecret) return showEnrollment(rt, ctx, pending);
   const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets);
   const error = MESSAGES[ctx.query.get("error") ?? ""];
   const page = renderTwoFactorChallengePage({
@@ -110,6 +112,7 @@ async function passkeyOptions(rt: Runtime, ctx: RequestContext, pending: OpenedP
 export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan | AuthError> {
   const pending = await readPendingSignIn(rt, ctx);
   if (!pending) return new Verification("No sign-in is waiting for a second factor in this browser, or it expired (five minutes).");
+  if (pending.enrollSecret) return answerEnrollment(rt, ctx, pending, resume);
   if (ctx.body.op === "passkey-options") return passkeyOptions(rt, ctx, pending);
   const again = (error: string): ResponsePlan => ({ redirect: `${ctx.baseUrl}${CHALLENGE_PATH}?error=${error}` });
   if (!(await withinLimits(rt, ctx, pending.userId))) {
@@ -128,7 +131,7 @@ export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise
   }
   await rt.events.twoFactorPassed?.({ userId: pending.userId, type: factor });
   await clearAttempts(rt, pending.userId);
-  return resume(rt, ctx, pending, PROVES[factor]);
+  return resume(rt, ctx, pending, { proved: [PROVES[factor]] });
 }
 
 async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
@@ -142,12 +145,12 @@ async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
 }
 
 /** Runs the completion again with the factor proved; it writes, issues the session and judges where to go. */
-async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn, proved: string): Promise<ResponsePlan | AuthError> {
+async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn, step: Partial<TwoFactorStep> = {}): Promise<ResponsePlan | AuthError> {
   const firstFactor = pending.input.twoFactor?.firstFactor ?? [];
   const input: SignInCompletionInput = {
     ...pending.input,
     request: requestFacts(ctx),
-    twoFactor: { firstFactor, proved: [proved] },
+    twoFactor: { firstFactor, proved: ["otp"], ...step },
   };
   const cleared = clearPendingSignIn(ctx);
   const output = await runFlow(rt, completionOf(rt), input, ctx);

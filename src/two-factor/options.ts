@@ -1,3 +1,5 @@
+import type { AdapterUser, User } from "../types.js";
+
 /**
  * The `twoFactor` option: second factors (an authenticator app's codes, recovery codes, a passkey)
  * that a signed-in user enrolls, and that every sign-in then asks for. See docs/concepts/two-factor.md.
@@ -18,4 +20,11 @@ export interface TwoFactorOptions {
    * multi-factor), so it is not challenged again. Default `true`.
    */
   passkeyCountsAsBoth?: boolean;
+  /**
+   * Whether a user must have a second factor. One who must and has none is led, at sign-in, to enroll
+   * an authenticator app before any session is issued (and before anything the sign-in writes is
+   * written). A function decides per user: it gets the stored user (or, for a user the sign-in would
+   * create, the user as the provider describes them); a throw refuses the sign-in. Default `false`.
+   */
+  required?: boolean | ((user: User | AdapterUser) => boolean | Promise<boolean>);
 }

@@ -11,6 +11,10 @@
  * request brings its own). An OAuth account with large tokens and profile makes a large cookie: it is
  * split into chunks like the session cookie rather than trimmed, so the resumed sign-in links and keeps
  * exactly what the provider gave.
+ *
+ * A pending sign-in that leads to enrollment (`twoFactor.required`) also carries the new authenticator
+ * app's secret, sealed: the enrollment page shows it, the confirming code is checked against it, and
+ * only the resumed sign-in stores it as the user's factor (nothing is stored for an abandoned one).
  */
 import type { PendingSignIn, SignInCompletionInput } from "../../machines/signin-completion.machine.js";
 import type { Runtime } from "../config/runtime.js";
@@ -20,6 +24,8 @@ import { MissingAdapterMethods } from "../errors.js";
 import { decode, encode } from "../jwt/index.js";
 import type { RequestContext } from "../request-context.js";
 import { encodeBase64url } from "../jwt/base64url.js";
+import { sealSecret } from "./secret-box.js";
+import { generateTotpSecret } from "./totp.js";
 
 /** Format version of the cookie's content. */
 const VERSION = 1;
@@ -34,6 +40,8 @@ export interface OpenedPendingSignIn {
   input: Omit<SignInCompletionInput, "request">;
   /** When it stops working, epoch milliseconds. */
   expires: number;
+  /** A sign-in led to enrollment: the new authenticator app's secret, sealed with the configured secret. */
+  enrollSecret?: string;
 }
 
 function storeRecord(rt: Runtime, id: string): Promise<{ identifier: string; token: string }> {
@@ -55,7 +63,8 @@ export async function holdPendingSignIn(rt: Runtime, ctx: RequestContext, pendin
   const expires = now + PENDING_MAX_AGE * 1000;
   await adapterOf(rt).createVerificationToken({ ...(await storeRecord(rt, id)), expires: new Date(expires) });
   const cookie = ctx.cookies.twoFactorPending;
-  const token = { v: VERSION, id, uid: pending.userId, input, until: expires };
+  const enrolling = pending.enroll ? { enr: await sealSecret(generateTotpSecret(), rt.secrets) } : {};
+  const token = { v: VERSION, id, uid: pending.userId, input, until: expires, ...enrolling };
   const sealed = await encode({ token, secret: rt.secrets, salt: cookie.name, maxAge: PENDING_MAX_AGE });
   return writeChunkedCookie(ctx.jar, cookie.name, sealed, { ...cookie.options, maxAge: PENDING_MAX_AGE, expires: new Date(expires) });
 }
@@ -67,17 +76,18 @@ export async function holdPendingSignIn(rt: Runtime, ctx: RequestContext, pendin
 export async function readPendingSignIn(rt: Runtime, ctx: RequestContext, now = Date.now()): Promise<OpenedPendingSignIn | null> {
   const raw = readChunkedCookie(ctx.jar, ctx.cookies.twoFactorPending.name);
   if (!raw) return null;
-  const payload = await decode<{ v?: unknown; id?: unknown; uid?: unknown; input?: unknown; until?: unknown }>({
+  const payload = await decode<{ v?: unknown; id?: unknown; uid?: unknown; input?: unknown; until?: unknown; enr?: unknown }>({
     token: raw,
     secret: rt.secrets,
     salt: ctx.cookies.twoFactorPending.name,
   }).catch(() => null);
   if (!payload || payload.v !== VERSION) return null;
-  const { id, uid, input, until } = payload;
+  const { id, uid, input, until, enr } = payload;
   if (typeof id !== "string" || typeof uid !== "string" || typeof until !== "number" || typeof input !== "object" || input === null) return null;
   // The JWT's own expiry is checked with the library's clock tolerance; the pending sign-in's is exact.
   if (until <= now) return null;
-  return { id, userId: uid, input: input as OpenedPendingSignIn["input"], expires: until };
+  if (enr !== undefined && typeof enr !== "string") return null;
+  return { id, userId: uid, input: input as OpenedPendingSignIn["input"], expires: until, ...(enr ? { enrollSecret: enr } : {}) };
 }
 
 /** Uses the pending sign-in up: `true` for the one request that does, `false` for any replay. */

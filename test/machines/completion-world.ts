@@ -6,6 +6,7 @@
  */
 import { fromPromise } from "xstate";
 import { signInCompletionMachine, type SignInCompletionInput } from "../../machines/index.js";
+import type { EnrolledFactor, SecondFactorStatus, TwoFactorStep } from "../../machines/signin-completion.machine.js";
 import type { SetCookie } from "../../src/cookies.js";
 import type { RequestFacts } from "../../machines/shared.js";
 import type { Account, AdapterUser, DetachedCredentials, Profile, ProviderType, User } from "../../src/types.js";
@@ -77,11 +78,16 @@ export interface Setting {
   /** Whether the adapter can update a linked account (so a returning person's new tokens are kept). */
   updatesAccountTokens?: boolean;
   /**
-   * The second-factor step: configured and due ("pending"), the resumed run after a passed challenge
-   * ("resumed"), or a first factor that counts as both ("countsAsBoth"); absent, none is configured.
+   * The second-factor step: configured and due ("pending"), the same under a `required` policy, so a
+   * user the sign-in would create is asked about too ("required"), the resumed run after a passed
+   * challenge ("resumed") or after an enrollment it led to ("enrolled"), or a first factor that counts
+   * as both ("countsAsBoth"); absent, none is configured.
    */
-  twoFactor?: "pending" | "resumed" | "countsAsBoth";
+  twoFactor?: "pending" | "required" | "resumed" | "enrolled" | "countsAsBoth";
 }
+
+/** The app an enrollment on the way in confirmed, as the resumed run carries it. */
+export const enrolledApp: EnrolledFactor = { secret: "sealed-app-secret", step: 58_000_000 };
 
 /** Where the pending-sign-in fake sends the browser, and the cookie it sets. */
 export const challengeUrl = "https://app.example/auth/two-factor/challenge";
@@ -100,7 +106,8 @@ export type AdapterEffect =
   | "issueSession"
   | "resolveRedirect"
   | "findSecondFactor"
-  | "holdPendingSignIn";
+  | "holdPendingSignIn"
+  | "storeEnrolledFactor";
 
 /** What the outside world answers. */
 export interface World {
@@ -109,8 +116,8 @@ export interface World {
   /** The stored user who has the sign-in's email, if any. */
   emailOwner: AdapterUser | null;
   signIn: { returns: boolean | string } | { throws: unknown };
-  /** Whether the gated user has an active second factor (asked only when one is due). */
-  secondFactor?: boolean;
+  /** What the gate learns of the user (asked only when one is due): a factor to prove, one to enroll, or none. */
+  secondFactor?: SecondFactorStatus;
   /** The adapter or session effect that throws when it runs, if one does. */
   failure?: { effect: AdapterEffect; error: unknown };
 }
@@ -119,12 +126,14 @@ export function completionInput(setting: Setting): SignInCompletionInput {
   const input = providerInput(setting);
   if (!setting.twoFactor) return input;
   const firstFactor = setting.provider === "credentials" ? ["pwd"] : [];
-  const twoFactor =
-    setting.twoFactor === "resumed"
-      ? { firstFactor, proved: ["otp"] }
-      : setting.twoFactor === "countsAsBoth"
-        ? { firstFactor, countsAsBoth: true }
-        : { firstFactor };
+  const steps: Record<NonNullable<Setting["twoFactor"]>, TwoFactorStep> = {
+    pending: { firstFactor },
+    required: { firstFactor, policy: true },
+    resumed: { firstFactor, proved: ["otp"] },
+    enrolled: { firstFactor, proved: ["otp"], enrolled: enrolledApp },
+    countsAsBoth: { firstFactor, countsAsBoth: true },
+  };
+  const twoFactor = steps[setting.twoFactor];
   return { ...input, twoFactor };
 }
 
@@ -217,7 +226,8 @@ export function completionIn(world: World, redirect?: RedirectFake) {
       markEmailVerified: answer("markEmailVerified", ({ userId }: { userId: string }) => markedVerified(userId)),
       updateAccountTokens: answer("updateAccountTokens", (_: { account: Account }): void => undefined),
       issueSession: answer("issueSession", () => sessionCookies),
-      findSecondFactor: answer("findSecondFactor", (_: { userId: string }) => world.secondFactor === true),
+      findSecondFactor: answer("findSecondFactor", (_: { userId: string; user: User; newUser: boolean }) => world.secondFactor ?? "none"),
+      storeEnrolledFactor: answer("storeEnrolledFactor", (_: { userId: string; enrolled: EnrolledFactor }): void => undefined),
       holdPendingSignIn: answer("holdPendingSignIn", () => ({ cookies: pendingCookies, redirectTo: challengeUrl })),
       resolveRedirect: answer(
         "resolveRedirect",

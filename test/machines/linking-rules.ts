@@ -26,7 +26,10 @@
  * one who has the address, or the one `authorize` returned) is asked about before anything is written;
  * one with an active factor ends the completion in a challenge, with the pending cookie and nothing
  * written or announced. A new user has none. The resumed run after the challenge skips the signIn
- * callback (it allowed the sign-in the first time) and the question.
+ * callback (it allowed the sign-in the first time) and the question. (j) Under a `required` policy the
+ * gate may instead send the user to enroll (the same pending cookie, nothing written); a user the
+ * sign-in would create is asked about too, before creation. (k) The resumed run after such an
+ * enrollment stores the confirmed app for the user last, right before the session.
  */
 import type { CompletionEvent, SignInCompletionOutput } from "../../machines/index.js";
 import type { AdapterUser, User } from "../../src/types.js";
@@ -47,7 +50,7 @@ import {
 } from "./completion-world.js";
 
 export interface ExpectedCompletion {
-  finalState: "signedIn" | "diverted" | "denied" | "notLinked" | "failed" | "awaitingSecondFactor";
+  finalState: "signedIn" | "diverted" | "denied" | "notLinked" | "failed" | "awaitingSecondFactor" | "awaitingEnrollment";
   output: SignInCompletionOutput;
   /** The effects run, in order. */
   calls: string[];
@@ -73,14 +76,16 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     calls,
   });
 
-  // (i) The gate: undefined to go on, or where the completion ends instead.
-  const gate = (userId: string): ExpectedCompletion | undefined => {
-    if (setting.twoFactor !== "pending") return undefined;
+  // (i) The gate: undefined to go on, or where the completion ends instead. (j) A user the sign-in
+  // would create is asked about only under a `required` policy (`newUser`).
+  const gate = (userId: string, newUser = false): ExpectedCompletion | undefined => {
+    if (setting.twoFactor !== "pending" && setting.twoFactor !== "required") return undefined;
+    if (newUser && setting.twoFactor !== "required") return undefined;
     if (fails("findSecondFactor")) return failed();
-    if (!world.secondFactor) return undefined;
+    if (world.secondFactor !== "challenge" && world.secondFactor !== "enroll") return undefined;
     if (fails("holdPendingSignIn")) return failed();
     return {
-      finalState: "awaitingSecondFactor",
+      finalState: world.secondFactor === "challenge" ? "awaitingSecondFactor" : "awaitingEnrollment",
       output: { outcome: "challenge", userId, redirectTo: challengeUrl, cookies: pendingCookies, events: [] },
       calls,
     };
@@ -94,8 +99,9 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     owner = world.accountOwner;
   }
 
-  if (setting.twoFactor !== "resumed") calls.push("signInCallback");
-  const verdict = setting.twoFactor === "resumed" ? { returns: true } : world.signIn;
+  const resumed = setting.twoFactor === "resumed" || setting.twoFactor === "enrolled";
+  if (!resumed) calls.push("signInCallback");
+  const verdict = resumed ? { returns: true } : world.signIn;
   if ("throws" in verdict) {
     return { finalState: "denied", output: { outcome: "refused", failure: { error: verdict.throws, as: "AccessDenied" }, events }, calls };
   }
@@ -163,11 +169,15 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
         signsInStored = personWithId(emailOwner.id);
         link(signsInStored);
       } else {
+        const gated = gate("", true);
+        if (gated) return gated;
         if (fails("createUserWithAccount")) return failed();
         create();
       }
     } else {
       // (d) Nobody to link to.
+      const gated = gate("", true);
+      if (gated) return gated;
       if (fails("createUserWithAccount")) return failed();
       create();
     }
@@ -185,6 +195,8 @@ export function expectedCompletion(setting: Setting, world: World): ExpectedComp
     const gated = gate(String(input.user.id ?? ""));
     if (gated) return gated;
   }
+  // (k) An app confirmed on the way in is stored once everything else is written, before the session.
+  if (setting.twoFactor === "enrolled" && fails("storeEnrolledFactor")) return failed();
   if (fails("issueSession")) return failed();
   // The session is issued, then the requested URL judged: a first sign-in is welcomed on its own page.
   if (fails("resolveRedirect")) return failed();

@@ -41,6 +41,7 @@ const sessionFailed = new Error("issueSession: the secret is missing");
 const redirectFailed = new Error("resolveRedirect: the redirect callback threw");
 const factorLookupFailed = new Error("getTwoFactor: the database is unreachable");
 const holdFailed = new Error("holdPendingSignIn: the secret is missing");
+const enrolledNotStored = new Error("createTwoFactor: the database is unreachable");
 const callbackVeto = new AccessDenied("Accounts under review cannot sign in.");
 
 const outcomes = {
@@ -84,14 +85,16 @@ const outcomes = {
   updateAccountTokens: [returns("updates them", () => undefined), throws("throws", tokensNotKept)],
   issueSession: [returns("returns cookies", () => sessionCookies), throws("throws", sessionFailed)],
   findSecondFactor: [
-    returns("finds an active factor", () => true),
-    returns("finds none", () => false),
+    returns("finds an active factor", () => "challenge"),
+    returns("finds none", () => "none"),
+    returns("finds none, and one is required", () => "enroll"),
     throws("throws", factorLookupFailed),
   ],
   holdPendingSignIn: [
     returns("seals the pending sign-in", () => ({ cookies: pendingCookies, redirectTo: challengeUrl })),
     throws("throws", holdFailed),
   ],
+  storeEnrolledFactor: [returns("stores the app", () => undefined), throws("throws", enrolledNotStored)],
   resolveRedirect: [
     returns("returns a URL", ({ url, isNewUser }: { url: string; isNewUser: boolean }) => (isNewUser ? welcomeUrl : url)),
     throws("throws", redirectFailed),
@@ -127,7 +130,7 @@ const settings: Setting[] = (["oauth", "credentials", "email"] as const).flatMap
 const twoFactorSettings: Setting[] = (["oauth", "credentials", "email"] as const).flatMap((provider) =>
   both.flatMap((signedIn) =>
     both.flatMap((hasAdapter) =>
-      (["pending", "resumed", "countsAsBoth"] as const).map((twoFactor) => ({
+      (["pending", "required", "resumed", "enrolled", "countsAsBoth"] as const).map((twoFactor) => ({
         provider,
         hasAdapter,
         signedIn,
@@ -178,7 +181,7 @@ function worldOf(path: EffectPath<typeof machine>): World {
   return {
     accountOwner: (outputOf(path, "findUserByAccount") as AdapterUser | null | undefined) ?? null,
     emailOwner: (outputOf(path, "findUserByEmail") as AdapterUser | null | undefined) ?? null,
-    secondFactor: outputOf(path, "findSecondFactor") === true,
+    secondFactor: outputOf(path, "findSecondFactor") as World["secondFactor"],
     signIn: !verdict ? { returns: true } : "error" in verdict ? { throws: verdict.error } : { returns: verdict.output as boolean | string },
     ...(thrown && "error" in thrown.ending ? { failure: { effect: thrown.effect as AdapterEffect, error: thrown.ending.error } } : {}),
   };
@@ -202,7 +205,7 @@ describe("sign-in completion: paths generated from the machine", () => {
       expect("cookies" in output).toBe(output.outcome === "signedIn" || output.outcome === "challenge");
       // A challenge writes nothing: no adapter write ran before it.
       if (output.outcome === "challenge") {
-        const writes = ["linkAccount", "claimUnverifiedUser", "createUserWithAccount", "markEmailVerified", "updateAccountTokens", "issueSession"];
+        const writes = ["linkAccount", "claimUnverifiedUser", "createUserWithAccount", "markEmailVerified", "updateAccountTokens", "storeEnrolledFactor", "issueSession"];
         expect(played.invoked.filter((call) => writes.includes(call.effect))).toEqual([]);
       }
       // The signIn callback judges the stored user when the account is known, else the provider's.

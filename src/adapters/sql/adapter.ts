@@ -15,6 +15,7 @@ import {
   AUTHENTICATOR_COLUMNS,
   SESSION_COLUMNS,
   SESSION_LINK_COLUMNS,
+  SESSION_PROOF_COLUMNS,
   USER_COLUMNS,
   decodeAccount,
   decodeAuthenticator,
@@ -120,7 +121,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
     db
       .selectFrom(`${t.sessions} as s`)
       .innerJoin(`${t.users} as u`, "u.id", "s.userId")
-      .select(["s.sessionToken", "s.userId", "s.expires", ...SESSION_LINK_COLUMNS.map((c) => `s.${c}` as const)])
+      .select(["s.sessionToken", "s.userId", "s.expires", ...SESSION_LINK_COLUMNS.map((c) => `s.${c}` as const), ...SESSION_PROOF_COLUMNS.map((c) => `s.${c}` as const)])
       .select(["u.id", "u.name", "u.email", "u.emailVerified", "u.image"])
       .where("s.sessionToken", "=", sessionToken);
   // Stands for the token in the query compiled once; each call puts its token in its place.

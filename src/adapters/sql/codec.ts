@@ -20,7 +20,9 @@ export const USER_COLUMNS = ["id", "name", "email", "emailVerified", "image"] as
 export const SESSION_LINK_COLUMNS = ["provider", "providerAccountId", "providerSessionId"] as const;
 /** What a session remembers for the list of a person's sessions (migration 0005; NULL for older rows). */
 export const SESSION_INFO_COLUMNS = ["createdAt", "lastSeenAt", "signInMethod", "device", "clientAddress"] as const;
-export const SESSION_COLUMNS = ["sessionToken", "userId", "expires", ...SESSION_LINK_COLUMNS, ...SESSION_INFO_COLUMNS] as const;
+/** What the sign-in behind a session proved (migration 0008; NULL for older rows and other sign-ins). */
+export const SESSION_PROOF_COLUMNS = ["amr", "authTime"] as const;
+export const SESSION_COLUMNS = ["sessionToken", "userId", "expires", ...SESSION_LINK_COLUMNS, ...SESSION_INFO_COLUMNS, ...SESSION_PROOF_COLUMNS] as const;
 export const ACCOUNT_COLUMNS = [
   "userId",
   "type",
@@ -71,6 +73,8 @@ export function encode(record: object, columns: readonly string[], dialect: SqlD
     if (value === undefined) continue;
     // No email is NULL, so the unique index lets any number of users have none.
     if (column === "email" && !value) row[column] = null;
+    // A session's RFC 8176 values are short tokens without spaces: kept as one space-separated column.
+    else if (column === "amr" && Array.isArray(value)) row[column] = value.join(" ");
     // SQLite has neither dates nor booleans (better-sqlite3 refuses to bind them).
     else if (value instanceof Date) row[column] = dialect === "sqlite" ? value.getTime() : value;
     else if (typeof value === "boolean") row[column] = dialect === "sqlite" ? Number(value) : value;
@@ -100,10 +104,11 @@ export function decodeSession(row: Row): AdapterSession {
     const value = row[column];
     if (value !== null && value !== undefined) session[column] = String(value);
   }
-  for (const column of ["createdAt", "lastSeenAt"] as const) {
+  for (const column of ["createdAt", "lastSeenAt", "authTime"] as const) {
     const value = toDate(row[column]);
     if (value) session[column] = value;
   }
+  if (typeof row.amr === "string" && row.amr) session.amr = row.amr.split(" ");
   return session;
 }
 

@@ -18,6 +18,22 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
   // MySQL has no CREATE INDEX IF NOT EXISTS; PostgreSQL and MySQL run migrations under Kysely's lock.
   const guard = dialect === "sqlite";
 
+  /** A migration that adds nullable columns to the sessions table (SQLite: each only when missing). */
+  const sessionColumns = (columns: readonly (readonly [string, keyof typeof type])[]): Migration => ({
+    async up(db: AnyKysely): Promise<void> {
+      for (const [column, kind] of columns) {
+        if (guard && (await hasColumn(db, t.sessions, column))) continue;
+        await db.schema.alterTable(t.sessions).addColumn(column, type[kind]).execute();
+      }
+    },
+
+    async down(db: AnyKysely): Promise<void> {
+      for (const [column] of columns) {
+        await db.schema.alterTable(t.sessions).dropColumn(column).execute();
+      }
+    },
+  });
+
   return {
     "0001_initial": {
       async up(db: AnyKysely): Promise<void> {
@@ -210,20 +226,7 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
 
     // What a person sees of each of their sessions (issue 32): when it began and was last seen, how
     // they signed in, from which device and address. Nullable: sessions from before know none of it.
-    "0005_session_info": {
-      async up(db: AnyKysely): Promise<void> {
-        for (const [column, kind] of SESSION_INFO_COLUMNS) {
-          if (guard && (await hasColumn(db, t.sessions, column))) continue;
-          await db.schema.alterTable(t.sessions).addColumn(column, type[kind]).execute();
-        }
-      },
-
-      async down(db: AnyKysely): Promise<void> {
-        for (const [column] of SESSION_INFO_COLUMNS) {
-          await db.schema.alterTable(t.sessions).dropColumn(column).execute();
-        }
-      },
-    },
+    "0005_session_info": sessionColumns(SESSION_INFO_COLUMNS),
 
     // DPoP (RFC 9449): the key pair an account's tokens are bound to, sealed with the secret.
     "0006_account_dpop_key": {
@@ -277,6 +280,10 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
         await db.schema.dropTable(t.twoFactor).execute();
       },
     },
+
+    // What a database session's sign-in proved (issue 28): RFC 8176 `amr` values (space-separated) and
+    // when. Nullable: older sessions, and sign-ins without a twoFactor configuration, record none.
+    "0008_session_amr": sessionColumns(SESSION_PROOF_COLUMNS),
   };
 }
 
@@ -287,6 +294,10 @@ const SESSION_INFO_COLUMNS = [
   ["signInMethod", "key"],
   ["device", "key"],
   ["clientAddress", "key"],
+] as const;
+const SESSION_PROOF_COLUMNS = [
+  ["amr", "key"],
+  ["authTime", "timestamp"],
 ] as const;
 /** The lookups of `deleteSessionsByAccount`: by provider account, and by the provider's session. */
 const SESSION_LINK_INDEXES = [

@@ -7,7 +7,7 @@ import { describe, expect } from "vitest";
 import type { StoredTotpFactor } from "../../two-factor/types.js";
 import { TWO_FACTOR_METHODS } from "../../two-factor/methods.js";
 import { extensionTest, type Method, type SuiteContext } from "./context.js";
-import { unique } from "./fixtures.js";
+import { sampleSession, unique } from "./fixtures.js";
 
 const METHODS = TWO_FACTOR_METHODS satisfies readonly Method[];
 
@@ -145,6 +145,31 @@ export function describeTwoFactor(suite: SuiteContext): void {
       await method("deleteUser")(factor.userId);
       expect(await method("getTwoFactors")(factor.userId)).toEqual([]);
       expect(await method("countRecoveryCodes")(factor.userId)).toBe(0);
+    });
+
+    // A store that keeps second factors keeps what a database session proved too: the core hands
+    // `amr` and `authTime` to createSession only then, and reads them back for a recent proof.
+    test("keeps what a session's sign-in proved (amr, authTime) through reads and an extension", async () => {
+      const user = await ctx.createdUser();
+      const authTime = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const session = sampleSession(user.id, { amr: ["pwd", "otp", "mfa"], authTime });
+      await method("createSession")(session);
+      const read = await method("getSessionAndUser")(session.sessionToken);
+      expect(read?.session.amr).toEqual(["pwd", "otp", "mfa"]);
+      expect(read?.session.authTime).toBeInstanceOf(Date);
+      expect(read?.session.authTime?.getTime()).toBe(authTime.getTime());
+      await method("updateSession")({ sessionToken: session.sessionToken, expires: new Date(Date.now() + 86_400_000) });
+      const after = await method("getSessionAndUser")(session.sessionToken);
+      expect(after?.session).toMatchObject({ amr: ["pwd", "otp", "mfa"], authTime });
+    });
+
+    test("reads a session created without a proof as proving nothing", async () => {
+      const user = await ctx.createdUser();
+      const session = sampleSession(user.id);
+      await method("createSession")(session);
+      const read = await method("getSessionAndUser")(session.sessionToken);
+      expect(read?.session.amr ?? null).toBeNull();
+      expect(read?.session.authTime ?? null).toBeNull();
     });
 
     test("forgets the factors and recovery codes of a user claimed by whoever proved the address", async () => {

@@ -30,6 +30,12 @@ describe("configuring second factors", () => {
     expect(error.message).not.toContain("getTwoFactors");
   });
 
+  it("accepts required as true, false or a function of the user", () => {
+    for (const required of [true, false, () => true]) {
+      expect(() => getRuntime({ ...base, adapter: MemoryAdapter(), twoFactor: { required } } as AuthConfig, {})).not.toThrow();
+    }
+  });
+
   it("refuses two-factor without an adapter", () => {
     expect(refusal({ ...base, twoFactor: {} })).toBeInstanceOf(MissingAdapter);
   });
@@ -38,8 +44,8 @@ describe("configuring second factors", () => {
     [{ issuer: "a:b" }, "twoFactor.issuer"],
     [{ recoveryCodes: 0 }, "twoFactor.recoveryCodes"],
     [{ recoveryCodes: 2.5 }, "twoFactor.recoveryCodes"],
+    [{ required: "yes" }, "twoFactor.required"],
     // Not built yet: refused by name rather than silently ignored.
-    [{ required: true }, "twoFactor.required"],
     [{ rememberBrowser: { maxAge: 3600 } }, "twoFactor.rememberBrowser"],
     [{ endOtherSessions: "no" }, "twoFactor.endOtherSessions"],
     [{ passkeyCountsAsBoth: 1 }, "twoFactor.passkeyCountsAsBoth"],

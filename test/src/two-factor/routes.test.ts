@@ -5,42 +5,21 @@
  * minutes; nobody reaches another user's factors, and a request without the CSRF token changes nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TwoFactorAdapter } from "../../../src/adapters/extensions.js";
-import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
-import { sqliteAdapter } from "../../../src/adapters/sqlite/index.js";
 import { sampleUser } from "../../../src/adapters/test/index.js";
 import { encode } from "../../../src/jwt/index.js";
 import { useTotpCode } from "../../../src/two-factor/enrollment.js";
 import { hashRecoveryCode } from "../../../src/two-factor/recovery-codes.js";
 import { generateTotp } from "../../../src/two-factor/totp.js";
-import type { Adapter, AdapterUser } from "../../../src/types.js";
+import type { AdapterUser } from "../../../src/types.js";
 import { SECRET, SESSION_COOKIE, testConfig, type TestConfig } from "../../helpers/config.js";
 import { TestClient } from "../../helpers/test-client.js";
-import { scratchSqlite, type ScratchDatabase } from "../adapters/servers.js";
+import { twoFactorStores, type TwoFactorStore } from "./stores.js";
 
-type Store = Adapter & TwoFactorAdapter;
+type Store = TwoFactorStore;
 const JSON_ACCEPT = { accept: "application/json" };
 
-const stores: { name: string; open(): Promise<{ adapter: Store; close(): Promise<void> }> }[] = [
-  { name: "memory", open: async () => ({ adapter: MemoryAdapter() as Store, close: async () => {} }) },
-  {
-    name: "SQLite",
-    open: async () => {
-      const scratch: ScratchDatabase = await scratchSqlite();
-      const adapter = sqliteAdapter(scratch.location);
-      await adapter.migrate();
-      return {
-        adapter: adapter as unknown as Store,
-        close: async () => {
-          await adapter.destroy();
-          await scratch.drop();
-        },
-      };
-    },
-  },
-];
 
-describe.each(stores)("/two-factor over the $name adapter", (store) => {
+describe.each(twoFactorStores)("/two-factor over the $name adapter", (store) => {
   let adapter: Store;
   let close: () => Promise<void>;
   let config: TestConfig;
