@@ -4,6 +4,7 @@
  * session-issuing routes. The adapter is given (memory by default), so a test can run over any store.
  */
 import { MemoryAdapter } from "../../../src/adapters/memory/index.js";
+import { encode } from "../../../src/jwt/index.js";
 import type { TwoFactorAdapter } from "../../../src/adapters/extensions.js";
 import { generateRecoveryCodes, hashRecoveryCode } from "../../../src/two-factor/recovery-codes.js";
 import { sealSecret } from "../../../src/two-factor/secret-box.js";
@@ -53,4 +54,10 @@ export async function signInWithCode(browser: TestClient, world: EnrolledWorld):
   const answer = await browser.signIn(ADA_USERNAME, ADA_PASSWORD);
   if (!answer.headers.get("location")?.includes("/two-factor-challenge")) return;
   await browser.post("/two-factor-challenge", { csrfToken: await browser.csrf(), code: await world.code() });
+}
+
+/** A JWT session cookie's value for Ada (secret and cookie of the test config), saying she proved `amr` `secondsAgo` seconds ago. */
+export function provedSession(amr: string[], secondsAgo: number, cookieName = "appauth.session-token"): Promise<string> {
+  const token = { sub: ADA.id, email: ADA.email, name: ADA.name, amr, auth_time: Math.floor(Date.now() / 1000) - secondsAgo };
+  return encode({ token, secret: SECRET, salt: cookieName });
 }
