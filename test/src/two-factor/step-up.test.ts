@@ -126,6 +126,19 @@ describe.each(["jwt", "database"] as const)("step-up (%s sessions)", (strategy) 
     expect((await stepUp(browser, { code: right })).headers.get("location")).toBe(SENSITIVE);
   });
 
+  it("counts attempts with the challenge's limits: past five wrong codes even the right one is refused unchecked", async () => {
+    const browser = await staleAda();
+    const right = await world.code();
+    const wrongCodes = ["000000", "111111"].filter((code) => code !== right);
+    const errors = [];
+    for (let attempt = 0; attempt < 5; attempt++) errors.push(new URL((await stepUp(browser, { code: wrongCodes[0]! })).headers.get("location")!).searchParams.get("error"));
+    expect(errors).toEqual(Array(5).fill("InvalidCode"));
+    const refused = await stepUp(browser, { code: right });
+    expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe("RateLimited");
+    expect(await guard(browser, config)).not.toBeNull();
+    expect(events.at(-1)).toBe("failed");
+  });
+
   it("refuses a cross-site post (no CSRF token): nothing proved, and the code is still Ada's to use", async () => {
     const browser = await staleAda();
     const code = await world.code();
