@@ -21,6 +21,7 @@ import { AdapterError, AuthError, SecondFactorRequired } from "../errors.js";
 import { signInPageUrl } from "../flows/pages.js";
 import { html } from "../pages/html.js";
 import { renderDocument } from "../pages/layout.js";
+import { renderTwoFactorChallengePage } from "../pages/two-factor-challenge.js";
 import { resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
@@ -77,12 +78,6 @@ async function cannotStepUp(rt: Runtime, ctx: RequestContext, who: SignedIn | nu
   return { status: 403, html: renderDocument({ title: "Add a second factor", theme: rt.theme, body, centered: true }) };
 }
 
-/** The two ways to answer, each its own form: a code from the app, or a recovery code. */
-const FIELDS = [
-  { name: "code", label: "Code from your authenticator app", attributes: html`inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8" autofocus` },
-  { name: "recoveryCode", label: "Or a recovery code", attributes: html`autocomplete="off" autocapitalize="none" spellcheck="false"` },
-] as const;
-
 /** GET: the page asking for the factor. */
 export async function showStepUp(rt: Runtime, ctx: RequestContext): Promise<ResponsePlan> {
   const callbackUrl = await callbackUrlOf(rt, ctx);
@@ -92,18 +87,9 @@ export async function showStepUp(rt: Runtime, ctx: RequestContext): Promise<Resp
   if (wantsJson(ctx)) return { status: 200, json: { stepUpRequired: true, action: `${ctx.baseUrl}${STEP_UP_PATH}` } };
   const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets);
   const error = MESSAGES[ctx.query.get("error") ?? ""];
-  const forms = FIELDS.map(
-    (field) => html`<form method="post" action="${ctx.baseUrl}${STEP_UP_PATH}"><input type="hidden" name="csrfToken" value="${csrf.token}"><input type="hidden" name="callbackUrl" value="${callbackUrl}">
-<label for="${field.name}">${field.label}</label>
-<input id="${field.name}" name="${field.name}" type="text" ${field.attributes} required>
-<button type="submit">Confirm</button></form>`,
-  );
-  const body = html`<h1>Confirm it is you</h1><p>This needs your second factor again.</p>${error ? html`<p class="error" role="alert">${error}</p>` : ""}${forms}`;
-  return {
-    status: 200,
-    html: renderDocument({ title: "Confirm it is you", theme: rt.theme, body, centered: true }),
-    ...(csrf.cookie ? { cookies: [csrf.cookie] } : {}),
-  };
+  // The challenge's page, its forms posting here with where to go next (a URL, never anything typed).
+  const page = renderTwoFactorChallengePage({ theme: rt.theme, csrfToken: csrf.token, actionUrl: stepUpPageUrl(ctx.baseUrl, callbackUrl), ...(error ? { error } : {}) });
+  return { status: page.status, html: page.html, ...(csrf.cookie ? { cookies: [csrf.cookie] } : {}) };
 }
 
 /** POST: checks the code against the session's user; past it, the same session, with the proof, and on to `callbackUrl`. */

@@ -96,10 +96,10 @@ describe.runIf(hasChromium)("the Next.js example's second factor in Chromium", B
     await page.goto(SENSITIVE);
     await page.waitForURL((at) => at.pathname === "/api/auth/step-up");
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(SENSITIVE);
-    expect(await heading()).toBe("Confirm it is you");
+    expect(await heading()).toBe("Two-step verification");
     const sessionsBefore = await sessionIds();
     await page.locator("#code").fill(await nextCode());
-    await page.locator("form", { has: page.locator("#code") }).getByRole("button", { name: "Confirm" }).click();
+    await page.locator("form", { has: page.locator("#code") }).getByRole("button", { name: "Verify" }).click();
     await page.waitForURL(url(SENSITIVE));
     expect(await heading()).toBe("Sensitive page");
     // The same session, not a new one: "Your devices" lists the one it listed before.

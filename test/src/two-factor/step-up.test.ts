@@ -11,7 +11,7 @@ import { decode } from "../../../src/jwt/index.js";
 import { requireRecentSecondFactor } from "../../../src/server/step-up.js";
 import type { AuthConfig, JWT } from "../../../src/types.js";
 import { ADA, ORIGIN, SECRET, SESSION_COOKIE } from "../../helpers/config.js";
-import { TestClient, hiddenInput } from "../../helpers/test-client.js";
+import { TestClient } from "../../helpers/test-client.js";
 import { enrolledAdaWorld, signInWithCode, type EnrolledWorld } from "./enrolled-user.js";
 
 const SENSITIVE = `${ORIGIN}/account/delete?confirm=1`;
@@ -22,6 +22,12 @@ const TEN_MINUTES = 600_000;
 function guard(browser: TestClient, config: AuthConfig, maxAge = 300): Promise<Response | null> {
   const cookie = browser.cookieHeader();
   return requireRecentSecondFactor(new Request(SENSITIVE, { headers: cookie ? { cookie } : {} }), config, { maxAge });
+}
+
+/** Where the page's forms send the person once the code passes: the `callbackUrl` of their action. */
+function callbackOfForms(markup: string): string | null {
+  const action = /<form method="post" action="([^"]+)"/.exec(markup)?.[1]?.replaceAll("&amp;", "&");
+  return action ? new URL(action).searchParams.get("callbackUrl") : null;
 }
 
 async function jwtOf(browser: TestClient): Promise<JWT | null> {
@@ -77,7 +83,7 @@ describe.each(["jwt", "database"] as const)("step-up (%s sessions)", (strategy) 
     expect(page.status).toBe(200);
     const markup = await page.text();
     expect(markup).toContain('autocomplete="one-time-code"');
-    expect(hiddenInput(markup, "callbackUrl")).toBe(SENSITIVE);
+    expect(callbackOfForms(markup)).toBe(SENSITIVE);
 
     const passed = await stepUp(browser, { code: await world.code() });
     expect(passed.status).toBe(302);
@@ -154,7 +160,7 @@ describe.each(["jwt", "database"] as const)("step-up (%s sessions)", (strategy) 
     const browser = await staleAda();
     for (const foreign of ["https://evil.example/steal", "//evil.example", "/\\evil.example"]) {
       const page = await browser.get(`/step-up?callbackUrl=${encodeURIComponent(foreign)}`);
-      expect(hiddenInput(await page.text(), "callbackUrl")).not.toContain("evil.example");
+      expect(new URL(callbackOfForms(await page.text())!).origin).toBe(ORIGIN);
     }
     const passed = await stepUp(browser, { code: await world.code() }, "https://evil.example/steal");
     expect(new URL(passed.headers.get("location")!).origin).toBe(ORIGIN);
