@@ -22,7 +22,7 @@ import { signInPageUrl } from "../flows/pages.js";
 import { html } from "../pages/html.js";
 import { renderDocument } from "../pages/layout.js";
 import { renderTwoFactorChallengePage } from "../pages/two-factor-challenge.js";
-import { resolveRedirectUrl } from "../redirect.js";
+import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { clearLegacySessionCookie, encodeSessionCookies, legacySessionOf } from "../session/jwt-session.js";
@@ -51,8 +51,7 @@ function wantsJson(ctx: RequestContext): boolean {
 
 /** Where the person goes once the factor is proved: the asked `callbackUrl` as the `redirect` callback judges it. */
 function callbackUrlOf(rt: Runtime, ctx: RequestContext): Promise<string> {
-  const asked = ctx.body.callbackUrl ?? ctx.query.get("callbackUrl");
-  return resolveRedirectUrl(asked, ctx, rt.callbacks.redirect);
+  return resolveRedirectUrl(requestedCallbackUrl(ctx), ctx, rt.callbacks.redirect);
 }
 
 /** The step-up page's URL for `callbackUrl`, with a refusal's name (never what was typed). */
