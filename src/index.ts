@@ -44,3 +44,5 @@ export type { TwoFactorOptions } from "./two-factor/options.js";
 export type { SecondFactor, SecondFactorType, StoredTotpFactor } from "./two-factor/types.js";
 export { recentSecondFactor } from "./two-factor/recent.js";
 export type { ProvedFactors } from "./two-factor/recent.js";
+export { requireRecentSecondFactor } from "./server/step-up.js";
+export type { RecentSecondFactorOptions } from "./server/step-up.js";

@@ -18,7 +18,8 @@ export type AuthAction =
   | "error"
   | "webauthn-options"
   | "backchannel-logout"
-  | "two-factor";
+  | "two-factor"
+  | "step-up";
 
 export interface RequestContext {
   request: Request;

@@ -60,6 +60,7 @@ const backchannelLogoutFlow = lazy(() => import("./flows/backchannel-logout.js")
 const sessionsFlow = lazy(() => import("./flows/sessions.js"));
 const twoFactorChallenge = lazy(() => import("./two-factor/challenge.js"));
 const manageTwoFactor = lazy(() => import("./two-factor/manage.js"));
+const stepUp = lazy(() => import("./two-factor/step-up.js"));
 
 const bindSessions = (rt: Runtime) => ({ jwt: bindSessionMachine(rt, loadTokenRefresh, touchJwtSession), database: bindDatabaseSession(rt, loadTokenRefresh) });
 
@@ -98,6 +99,8 @@ export const ROUTES: readonly Route[] = [
   }),
   // The signed-in user's own second factors: the page, or JSON for `Accept: application/json`.
   route({ method: "GET", action: "two-factor", csrf: false, countsRequest: false, handle: async (rt, ctx) => (await manageTwoFactor()).showTwoFactor(rt, ctx) }),
+  // A signed-in person proves their second factor again before a sensitive action (`?callbackUrl=`).
+  route({ method: "GET", action: "step-up", csrf: false, countsRequest: false, handle: async (rt, ctx) => (await stepUp()).showStepUp(rt, ctx) }),
   route({ method: "GET", action: "callback", providers: OAUTH, csrf: false, countsRequest: false, handle: oauthCallback }),
   route({
     method: "GET",
@@ -174,6 +177,8 @@ export const ROUTES: readonly Route[] = [
   }),
   // Enroll, confirm, new recovery codes, remove (`op`): a change to the session user's own factors.
   route({ method: "POST", action: "two-factor", csrf: true, countsRequest: true, handle: async (rt, ctx) => (await manageTwoFactor()).changeTwoFactor(rt, ctx) }),
+  // The code (or recovery code) of a step-up; past it, the same session says a second factor was just proved.
+  route({ method: "POST", action: "step-up", csrf: true, countsRequest: true, handle: async (rt, ctx) => (await stepUp()).answerStepUp(rt, ctx) }),
   // The OpenID Provider posts logout tokens server to server: the token's signature protects it, not CSRF.
   route({
     method: "POST",

@@ -12,7 +12,7 @@ import Nodemailer from "appauth/providers/nodemailer";
 import { Passkey } from "appauth/providers/passkey";
 import { sqliteAdapter } from "appauth/adapters/sqlite";
 import { authConfig } from "./auth.config";
-import { checkDemoAccount } from "./lib/demo-account";
+import { checkStoredDemoAccount } from "./lib/demo-account";
 import { recordFlows } from "./lib/flows";
 
 /** The bundled OpenID Provider (demo/op): client id, secret and issuer come from AUTH_DEMO_IDP_*. */
@@ -30,9 +30,13 @@ const demoIdentityProvider: Provider = {
 
 const database = process.env.APPAUTH_DEMO_DATABASE ?? `${process.cwd()}/../../demo/.data/appauth.sqlite`;
 
-export const { handlers, auth, signIn, signOut, unstable_update, listSessions, revokeSession, revokeOtherSessions } = AppAuth({
+const adapter = sqliteAdapter(database);
+
+export const { handlers, auth, signIn, signOut, unstable_update, listSessions, revokeSession, revokeOtherSessions, requireRecentSecondFactor } = AppAuth({
   ...authConfig,
-  adapter: sqliteAdapter(database),
+  adapter,
+  // An authenticator app and recovery codes at /api/auth/two-factor; every sign-in then asks for the code.
+  twoFactor: { issuer: "appauth demo" },
   experimental: { enableWebAuthn: true },
   // The flows page (/flows) draws the paths this observer keeps of the redacted inspection stream.
   inspect: recordFlows,
@@ -43,7 +47,8 @@ export const { handlers, auth, signIn, signOut, unstable_update, listSessions, r
         username: { label: "Username", autocomplete: "username", required: true },
         password: { label: "Password", type: "password", required: true },
       },
-      authorize: ({ username, password }) => checkDemoAccount(username, password),
+      // Stored as a user the first time, so the demo account can enroll a second factor.
+      authorize: ({ username, password }) => checkStoredDemoAccount(adapter, username, password),
     }),
     ...(process.env.EMAIL_SERVER ? [Nodemailer({ server: process.env.EMAIL_SERVER, from: "appauth demo <no-reply@localhost>" })] : []),
     Passkey(),

@@ -101,6 +101,14 @@ export interface AppAuthResult {
   signIn(provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams): Promise<string>;
   /** Signs out from a server action; redirects to `redirectTo` (default: the current page), or returns it with `redirect: false`. */
   signOut(options?: SignOutOptions): Promise<string>;
+  /**
+   * Step-up, in a server component or server action before a sensitive action: returns when the
+   * session proved a second factor in the last `maxAge` seconds; otherwise redirects (Next's
+   * `redirect`) through the step-up page (signed out: through sign-in) and back to `redirectTo`.
+   * Default `redirectTo`: the calling page (its `Referer`) — a server component, which Next does not
+   * tell its own path, passes it. Needs `twoFactor` in the config.
+   */
+  requireRecentSecondFactor(maxAge: number, options?: { redirectTo?: string }): Promise<void>;
   /** Updates the session (jwt callback `trigger: "update"`); the new session, or `null`. */
   unstable_update(data: Partial<Session> | Record<string, unknown>): Promise<Session | null>;
   /** The signed-in person's sessions ("Your devices"), theirs marked `current`; `null` when signed out. */
@@ -241,6 +249,13 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
     return finish(result, options.redirect !== false);
   }
 
+  async function requireRecentSecondFactor(maxAge: number, options: { redirectTo?: string } = {}): Promise<void> {
+    const request = await requestFromNextHeaders();
+    const { recentSecondFactorRedirect } = await import("../../src/server/step-up.js");
+    const target = await recentSecondFactorRedirect(request, core, { maxAge, redirectTo: options.redirectTo ?? currentPage(request) });
+    if (target !== null) (await nextNavigation()).redirect(target);
+  }
+
   async function unstable_update(data: Partial<Session> | Record<string, unknown>): Promise<Session | null> {
     let request: Request;
     try {
@@ -286,6 +301,7 @@ export default function AppAuth(config: AppAuthConfigInput): AppAuthResult {
     auth,
     signIn,
     signOut,
+    requireRecentSecondFactor,
     unstable_update,
     listSessions,
     revokeSession,

@@ -235,14 +235,34 @@ export async function getSession(event: RequestEvent | RequestEventAction): Prom
  * ```
  */
 export async function requireSession(event: RequestEvent): Promise<Session | null> {
-  const { signInRequired, isDataRequest } = await server();
+  const { signInRequired } = await server();
   const { session, signIn } = await signInRequired(event);
   if (!signIn) return session;
-  if (signIn.kind === "page") throw event.redirect(303, signIn.path);
-  // Qwik's client fetching this page's data follows the redirect and loads the sign-in page as a
+  return leaveFor(event, signIn);
+}
+
+/** Throws Qwik's redirect to `to`, from a guard. */
+async function leaveFor(event: RequestEvent, to: Navigation): Promise<never> {
+  if (to.kind === "page") throw event.redirect(303, to.path);
+  // Qwik's client fetching this page's data follows the redirect and loads the library's page as a
   // document; a redirect thrown here would be rewritten into a data request for that page.
-  if (isDataRequest(event)) throw event.send(new Response(null, { status: 303, headers: { location: signIn.url } }));
-  throw event.redirect(303, signIn.url);
+  if ((await server()).isDataRequest(event)) throw event.send(new Response(null, { status: 303, headers: { location: to.url } }));
+  throw event.redirect(303, to.url);
+}
+
+/**
+ * Step-up for a sensitive page or action: goes on when the session proved a second factor in the
+ * last `maxAge` seconds; otherwise sends the person through the step-up page (signed out: through
+ * sign-in) and back to `redirectTo` (default: the page asked for). Needs `twoFactor` in the config.
+ *
+ * ```ts
+ * // src/routes/account/delete/layout.tsx
+ * export const onRequest: RequestHandler = (event) => requireRecentSecondFactor(event, 300);
+ * ```
+ */
+export async function requireRecentSecondFactor(event: RequestEvent, maxAge: number, options: { redirectTo?: string } = {}): Promise<void> {
+  const to = await (await server()).stepUpRequired(event, { maxAge, ...options });
+  if (to) await leaveFor(event, to);
 }
 
 /** The signed-in person's sessions ("Your devices"), theirs marked `current`; `null` when signed out. */

@@ -20,6 +20,7 @@ import { signInAction, signOutAction, updateSessionAction, type AuthorizationPar
 import { listSessionsAction, revokeAllSessions as revokeAllOfUser, revokeSessionsAction, type RevokeRequest, type SessionInfo } from "../../src/server/sessions.js";
 import { isAuthPath, signInRedirectUrl } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
+import { recentSecondFactorRedirect, type RecentSecondFactorOptions } from "../../src/server/step-up.js";
 import { readSession } from "../../src/server/session.js";
 import { setCookiesOf } from "../../src/server/set-cookie.js";
 import type { AuthConfig, Session } from "../../src/types.js";
@@ -287,4 +288,17 @@ export async function signInRequired(event: AuthRequestEvent): Promise<{ session
   const rt = await runtimeOf(asked, config);
   if (isAuthPath(rt, page.origin, page.pathname)) return { session, signIn: null };
   return { session, signIn: navigationTo(event, config, signInRedirectUrl(rt, asked)) };
+}
+
+/**
+ * For a step-up guard: `null` when the session proved a second factor in the last `maxAge` seconds,
+ * else where to send the browser (the step-up page, or sign-in when signed out), coming back to
+ * `redirectTo` (default: the page asked for).
+ */
+export async function stepUpRequired(event: AuthRequestEvent, options: RecentSecondFactorOptions): Promise<Navigation | null> {
+  const config = await configOf(event);
+  const page = pageUrl(event);
+  const asked = new Request(page.href, { headers: sentRequestOf(event).headers });
+  const target = await recentSecondFactorRedirect(asked, config, options);
+  return target === null ? null : navigationTo(event, config, target);
 }

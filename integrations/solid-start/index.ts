@@ -25,6 +25,7 @@ import { setClientAddress } from "../../src/rate-limit/client-address.js";
 import { signInAction, signOutAction, updateSessionAction, type AuthorizationParams } from "../../src/server/actions.js";
 import { guardRequest, signInRedirectUrl, storeUnavailableResponse } from "../../src/server/guard.js";
 import { runtimeOf } from "../../src/server/runtime.js";
+import { recentSecondFactorRedirect } from "../../src/server/step-up.js";
 import { listSessionsAction, revokeAllSessions as revokeAllOfUser, revokeSessionsAction, type RevokeRequest, type SessionInfo } from "../../src/server/sessions.js";
 import { readSession, type SessionRead } from "../../src/server/session.js";
 import { setCookiesOf } from "../../src/server/set-cookie.js";
@@ -91,6 +92,13 @@ export interface ReactiveAuthResult {
    * protected route preloads: client-side navigations reach the server through it too.
    */
   requireSession(path?: string): Promise<Session>;
+  /**
+   * Step-up, in a `"use server"` function before a sensitive action or in the query a sensitive page
+   * preloads: returns when the session proved a second factor in the last `maxAge` seconds; otherwise
+   * throws a redirect through the step-up page (signed out: through sign-in) that comes back to
+   * `path` (default: the calling page). Needs `twoFactor` in the config.
+   */
+  requireRecentSecondFactor(maxAge: number, options?: { path?: string }): Promise<void>;
   /**
    * Signs in from a `"use server"` action, after checking the form's `csrfToken` against the CSRF
    * cookie and refusing other sites' posts. Without `provider`, and for passkeys: the sign-in
@@ -284,6 +292,13 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     throw redirectResponse(signInRedirectUrl(rt, new Request(page, { headers: event.request.headers })));
   }
 
+  async function requireRecentSecondFactor(maxAge: number, options: { path?: string } = {}): Promise<void> {
+    const event = eventOf(undefined, "requireRecentSecondFactor()");
+    const redirectTo = safePath(options.path ?? callingPage(event.request));
+    const target = await recentSecondFactorRedirect(sentRequestOf(event), core, { maxAge, redirectTo });
+    if (target !== null) throw redirectResponse(target);
+  }
+
   /** Writes the cookies, forgets the request's cached session, then redirects or returns the URL. */
   function finish(event: AuthRequestEvent, result: { url: string; cookies: SetCookie[] }, redirect: boolean): string {
     writeCookies(event, result.cookies, "operation");
@@ -360,6 +375,7 @@ export default function ReactiveAuth(config: ReactiveAuthConfigInput): ReactiveA
     auth,
     middleware,
     requireSession: (path) => tracelessly(core, () => requireSession(path)),
+    requireRecentSecondFactor: (maxAge, options) => tracelessly(core, () => requireRecentSecondFactor(maxAge, options)),
     signIn: (provider, options, authorizationParams) => tracelessly(core, () => signIn(provider, options, authorizationParams)),
     signOut: (options) => tracelessly(core, () => signOut(options)),
     update: (data, form) => tracelessly(core, () => update(data, form)),

@@ -15,3 +15,4 @@ export {
 export { guardRequest, isAuthPath, signInRedirectUrl, type AuthorizedCallback, type GuardOutcome } from "./guard.js";
 export { parseSetCookie, setCookiesOf, isCookieDeletion } from "./set-cookie.js";
 export { listSessionsAction, revokeSessionsAction, revokeAllSessions, type RevokeRequest, type RevokeResult, type SessionInfo } from "./sessions.js";
+export { recentSecondFactorRedirect, requireRecentSecondFactor, type RecentSecondFactorOptions } from "./step-up.js";

@@ -61,7 +61,7 @@ export async function showChallenge(rt: Runtime, ctx: RequestContext): Promise<R
 }
 
 /** Counts one attempt for the user and the client address; `false` when past a limit (nothing is then checked). */
-async function withinLimits(rt: Runtime, ctx: RequestContext, userId: string): Promise<boolean> {
+export async function withinLimits(rt: Runtime, ctx: RequestContext, userId: string): Promise<boolean> {
   const limiter = rt.rateLimit;
   if (!limiter) return true;
   const namespace = await limiter.namespace();
@@ -134,7 +134,7 @@ export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise
   return resume(rt, ctx, pending, { proved: [PROVES[factor]] });
 }
 
-async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
+export async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
   const limiter = rt.rateLimit;
   if (!limiter) return;
   try {

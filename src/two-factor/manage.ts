@@ -15,8 +15,6 @@ import { signInPageUrl } from "../flows/pages.js";
 import { renderTwoFactorPage, type TwoFactorPageParams } from "../pages/two-factor.js";
 import type { RequestContext } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
-import { loadDatabaseSession } from "../session/database-session.js";
-import { decodeSessionToken, readSessionCookie } from "../session/jwt-session.js";
 import { canListSessions, currentSession, revokeAllSessions } from "../session/registry.js";
 import type { EventCallbacks } from "../types.js";
 import {
@@ -29,18 +27,12 @@ import {
   type TwoFactorContext,
 } from "./enrollment.js";
 import { qrCodeSvg } from "./qr.js";
-import { recentSecondFactor, type ProvedFactors } from "./recent.js";
+import { recentSecondFactor } from "./recent.js";
+import { signedIn, type SignedIn } from "./session-proof.js";
 import type { SecondFactorType } from "./types.js";
 
 /** How recently (seconds) a second factor must have been proved for a change, once one is enrolled. */
 export const STEP_UP_MAX_AGE = 300;
-
-/** Who the session says is signed in, and what it proved. */
-interface SignedIn {
-  userId: string;
-  accountName: string;
-  proved: ProvedFactors;
-}
 
 /** The JSON `error` values of this route, with their status. */
 type Refusal = "SessionRequired" | "SecondFactorRequired" | "InvalidCode" | "NotFound" | "InvalidRequest";
@@ -63,23 +55,6 @@ function services(rt: Runtime, ctx: RequestContext): TwoFactorContext | null {
     issuer: issuer || new URL(ctx.origin).hostname,
     ...(options.recoveryCodes ? { recoveryCodes: options.recoveryCodes } : {}),
   };
-}
-
-/** The session's user and what it proved, for either strategy; null when nobody is signed in. */
-async function signedIn(rt: Runtime, ctx: RequestContext): Promise<SignedIn | null> {
-  const token = readSessionCookie(rt, ctx);
-  if (!token) return null;
-  if (rt.session.strategy === "database") {
-    const found = await loadDatabaseSession(rt, token, Date.now());
-    if (!found) return null;
-    return { userId: found.user.id, accountName: found.user.email ?? found.user.name ?? found.user.id, proved: found.session as ProvedFactors };
-  }
-  const decoded = await decodeSessionToken(rt, ctx, token);
-  const sub = decoded?.payload.sub;
-  if (typeof sub !== "string" || !sub) return null;
-  const { email, name } = decoded!.payload;
-  const accountName = typeof email === "string" && email ? email : typeof name === "string" && name ? name : sub;
-  return { userId: sub, accountName, proved: decoded!.payload as ProvedFactors };
 }
 
 function wantsJson(ctx: RequestContext): boolean {

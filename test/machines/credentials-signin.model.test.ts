@@ -20,6 +20,7 @@ import {
   itCoversTheMachine,
 } from "./effect-paths.js";
 import { challengeUrl, pendingCookies } from "./completion-world.js";
+import { challengesForSecondFactor } from "./second-factor.js";
 import { facts } from "./fixtures.js";
 
 const ada: User = { id: "user-1", name: "Ada", email: "ada@example.com" };
@@ -61,13 +62,7 @@ const outcomes = {
       events: [{ type: "signIn", user: input.user, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
-    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
-      outcome: "challenge",
-      userId: "user-ada",
-      redirectTo: challengeUrl,
-      cookies: pendingCookies,
-      events: [],
-    })),
+    challengesForSecondFactor,
     returns("refuses (signIn callback)", (): SignInCompletionOutput => ({ outcome: "refused", failure: vetoed, events: [] })),
     returns("refuses (no session)", (): SignInCompletionOutput => ({ outcome: "refused", failure: sessionNotIssued, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),

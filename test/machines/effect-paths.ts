@@ -31,6 +31,9 @@ import { runActor, transitionKey, type Ending, type Resumption } from "./run-act
 import { directRefusal, runDirect } from "../../src/flows/direct.js";
 import { fromEffect } from "../../src/flows/effect.js";
 
+/** Time allowed for a test that plays every path of a machine (a budget for a loaded CI machine, not a measurement). */
+const WHOLE_MACHINE_BUDGET = 180_000;
+
 /** How an effect ends. */
 export type EffectEnding = { output: unknown } | { error: unknown };
 
@@ -338,11 +341,12 @@ export function itCoversTheMachine<M extends AnyStateMachine>(
       expect(direct.invoked).toEqual(played.invoked);
       expect(direct.unplayed).toBe(0);
     }
-  });
+    // Each path is played twice; the completion machine has thousands (23 s alone at load 10).
+  }, WHOLE_MACHINE_BUDGET);
 
   it("take every transition when the real actor plays them", async () => {
     const taken = new Set<string>();
     for (const path of paths) for (const key of (await playBack(machine, path)).transitions) taken.add(key);
     expect([...taken].sort()).toEqual(transitionKeys(machine).sort());
-  });
+  }, WHOLE_MACHINE_BUDGET);
 }

@@ -10,6 +10,7 @@ import {
 import type { EmailContext } from "../../machines/email.machine.js";
 import { AccessDenied, EmailSignInError } from "../../src/errors.js";
 import { ada, challengeUrl, newUserFrom, pendingCookies, sessionCookies } from "./completion-world.js";
+import { challengesForSecondFactor } from "./second-factor.js";
 import {
   effectPaths,
   expectPlayedAsPredicted,
@@ -98,13 +99,7 @@ const linkOutcomes = {
       events: [{ type: "signIn", user: ada, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
-    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
-      outcome: "challenge",
-      userId: "user-ada",
-      redirectTo: challengeUrl,
-      cookies: pendingCookies,
-      events: [],
-    })),
+    challengesForSecondFactor,
     returns("refuses", (): SignInCompletionOutput => ({ outcome: "refused", failure: accessDenied, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),

@@ -25,6 +25,7 @@ import {
 } from "./effect-paths.js";
 import { isPlainData, oauthCallback, requestLimitOutcomes, tooManyRequests } from "./fixtures.js";
 import { challengeUrl, pendingCookies } from "./completion-world.js";
+import { challengesForSecondFactor } from "./second-factor.js";
 
 type Path = EffectPath<typeof machine>;
 
@@ -150,13 +151,7 @@ const callbackOutcomes = {
       events: [{ type: "signIn", user: input.user, account: input.account, profile: input.profile!, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
-    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
-      outcome: "challenge",
-      userId: "user-ada",
-      redirectTo: challengeUrl,
-      cookies: pendingCookies,
-      events: [],
-    })),
+    challengesForSecondFactor,
     returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),

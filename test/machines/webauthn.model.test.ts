@@ -15,6 +15,7 @@ import type { WebAuthnContext } from "../../machines/webauthn.machine.js";
 import { EmailSignInError, WebAuthnVerificationError } from "../../src/errors.js";
 import type { Account, AdapterAuthenticator, AdapterUser } from "../../src/types.js";
 import { ada, challengeUrl, grace, pendingCookies, sessionCookies } from "./completion-world.js";
+import { challengesForSecondFactor } from "./second-factor.js";
 import {
   effectPaths,
   expectPlayedAsPredicted,
@@ -127,13 +128,7 @@ const callbackOutcomes = {
       events: [{ type: "signIn", user: input.user, account: input.account, isNewUser: false }],
     })),
     returns("diverts", (): SignInCompletionOutput => ({ outcome: "diverted", redirectTo: "/onboarding", events: [] })),
-    returns("challenges (a second factor is due)", (): SignInCompletionOutput => ({
-      outcome: "challenge",
-      userId: "user-ada",
-      redirectTo: challengeUrl,
-      cookies: pendingCookies,
-      events: [],
-    })),
+    challengesForSecondFactor,
     returns("refuses (not linked)", (): SignInCompletionOutput => ({ outcome: "refused", failure: notLinked, events: [] })),
     returns("refuses (no redirect)", (): SignInCompletionOutput => ({ outcome: "refused", failure: redirectFailed, events: [] })),
     throws("throws", completionCrashed),

@@ -27,3 +27,22 @@ export async function checkDemoAccount(username: unknown, password: unknown): Pr
   const [userOk, passwordOk] = await Promise.all([sameText(username, DEMO_ACCOUNT.username), sameText(password, DEMO_ACCOUNT.password)]);
   return userOk && passwordOk ? { ...DEMO_ACCOUNT.user } : null;
 }
+
+/** The part of an adapter that keeps the demo user. */
+interface UserStore {
+  getUser?(id: string): unknown;
+  createUser?(user: { id: string; name: string; email: string; emailVerified: null }): unknown;
+}
+
+/**
+ * `checkDemoAccount`, with the demo user stored in `adapter` the first time it signs in: second
+ * factors (`twoFactor`) are kept per stored user. Storing it may fail (another request stored it
+ * first, or an email sign-in already took the address): signing in goes on.
+ */
+export async function checkStoredDemoAccount(adapter: UserStore, username: unknown, password: unknown): Promise<User | null> {
+  const user = await checkDemoAccount(username, password);
+  if (user && !(await adapter.getUser?.(DEMO_ACCOUNT.user.id))) {
+    await Promise.resolve(adapter.createUser?.({ ...DEMO_ACCOUNT.user, emailVerified: null })).catch(() => undefined);
+  }
+  return user;
+}

@@ -106,6 +106,7 @@ const NEEDS_CSRF: Record<string, boolean> = {
   "/backchannel-logout/:provider oauth": false,
   "/backchannel-logout/:provider oidc": false,
   "/two-factor": true,
+  "/step-up": true,
 };
 
 const csrfKey = (c: Case): string => (c.type ? `${c.path} ${c.type}` : c.path);

@@ -16,6 +16,10 @@ export default async function ProtectedPage() {
       <p>
         <a href="/protected/devices">Your devices</a>: every browser signed in as you, and ending them.
       </p>
+      <p>
+        <a href="/api/auth/two-factor">Two-step verification</a>: add an authenticator app, then open the{" "}
+        <a href="/protected/sensitive">sensitive page</a>, which asks for its code again after five minutes.
+      </p>
       <section className="card" aria-labelledby="you-title">
         <h2 id="you-title">You</h2>
         <dl>

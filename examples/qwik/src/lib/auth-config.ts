@@ -16,7 +16,7 @@ import Credentials from "appauth/providers/credentials";
 import Nodemailer from "appauth/providers/nodemailer";
 import { Passkey } from "appauth/providers/passkey";
 // One copy of the demo account for both examples.
-import { checkDemoAccount } from "../../../next/lib/demo-account";
+import { checkStoredDemoAccount } from "../../../next/lib/demo-account";
 
 /** The bundled OpenID Provider (demo/op): client id, secret and issuer come from AUTH_DEMO_IDP_*. */
 const demoIdentityProvider: Provider = {
@@ -55,10 +55,13 @@ export function authConfig(env: EnvGetter): ResumableAuthConfig {
   let config = made.get(database);
   if (config) return config;
   const emailServer = env.get("EMAIL_SERVER");
+  const adapter = sqliteAdapter(database);
   config = {
     // The demo runs behind no proxy: the Host header is the one the browser sent.
     trustHost: true,
-    adapter: sqliteAdapter(database),
+    adapter,
+    // An authenticator app and recovery codes at <basePath>/two-factor; every sign-in then asks for the code.
+    twoFactor: { issuer: "appauth demo" },
     session: { strategy: "jwt", ...updateAgeOf(env) },
     experimental: { enableWebAuthn: true },
     providers: [
@@ -68,7 +71,8 @@ export function authConfig(env: EnvGetter): ResumableAuthConfig {
           username: { label: "Username", autocomplete: "username", required: true },
           password: { label: "Password", type: "password", required: true },
         },
-        authorize: ({ username, password }) => checkDemoAccount(username, password),
+        // Stored as a user the first time, so the demo account can enroll a second factor.
+        authorize: ({ username, password }) => checkStoredDemoAccount(adapter, username, password),
       }),
       ...(emailServer ? [Nodemailer({ server: emailServer, from: "appauth demo <no-reply@localhost>" })] : []),
       Passkey(),

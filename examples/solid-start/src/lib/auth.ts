@@ -12,7 +12,7 @@ import Nodemailer from "appauth/providers/nodemailer";
 import { Passkey } from "appauth/providers/passkey";
 import { sqliteAdapter } from "appauth/adapters/sql";
 // The same demo account as the Next.js example: one implementation of the check.
-import { checkDemoAccount } from "../../../next/lib/demo-account";
+import { checkStoredDemoAccount } from "../../../next/lib/demo-account";
 
 /** The bundled OpenID Provider (demo/op): client id, secret and issuer come from AUTH_DEMO_IDP_*. */
 const demoIdentityProvider: Provider = {
@@ -36,12 +36,15 @@ function requestedName(data: unknown): string | undefined {
 }
 
 const database = process.env.APPAUTH_DEMO_DATABASE ?? `${process.cwd()}/../../demo/.data/appauth.sqlite`;
+const adapter = sqliteAdapter(database);
 
 export const config: ReactiveAuthConfig = {
   trustHost: true,
   // JWT sessions with the SQLite store for users, accounts, email links and passkeys.
   session: { strategy: "jwt" },
-  adapter: sqliteAdapter(database),
+  adapter,
+  // An authenticator app and recovery codes at <basePath>/two-factor; every sign-in then asks for the code.
+  twoFactor: { issuer: "appauth demo" },
   experimental: { enableWebAuthn: true },
   providers: [
     ...(process.env.AUTH_DEMO_IDP_ISSUER ? [demoIdentityProvider] : []),
@@ -50,7 +53,8 @@ export const config: ReactiveAuthConfig = {
         username: { label: "Username", autocomplete: "username", required: true },
         password: { label: "Password", type: "password", required: true },
       },
-      authorize: ({ username, password }) => checkDemoAccount(username, password),
+      // Stored as a user the first time, so the demo account can enroll a second factor.
+      authorize: ({ username, password }) => checkStoredDemoAccount(adapter, username, password),
     }),
     ...(process.env.EMAIL_SERVER ? [Nodemailer({ server: process.env.EMAIL_SERVER, from: "appauth demo <no-reply@localhost>" })] : []),
     Passkey(),

@@ -20,6 +20,10 @@ export default function Protected() {
     <>
       <h1>Protected page</h1>
       <p class="muted">You are signed in. Sign out in another tab and this one follows.</p>
+      <p>
+        <a href="/api/auth/two-factor" rel="external">Two-step verification</a>: add an authenticator app; every sign-in then asks
+        for its code.
+      </p>
       <section class="card" aria-labelledby="you-title">
         <h2 id="you-title">You</h2>
         <dl>

@@ -10,6 +10,9 @@ export default component$(() => {
     <>
       <h1>Protected page</h1>
       <p class="muted">The layout's guard let you in because you are signed in.</p>
+      <p>
+        <a href="/auth/two-factor">Two-step verification</a>: add an authenticator app; every sign-in then asks for its code.
+      </p>
       <section class="card" aria-labelledby="you-title">
         <h2 id="you-title">You</h2>
         <dl>
