@@ -79,6 +79,8 @@ export interface TwoFactorStep {
   countsAsBoth?: boolean;
   /** Set when the sign-in resumes after its challenge: what the second factor proved (`otp`, `hwk`, ...). */
   proved?: string[];
+  /** Set by the gate when this browser is remembered for the user: the challenge is skipped, nothing is proved. */
+  remembered?: boolean;
   /**
    * A `required` policy is configured: a user without an active factor may have to enroll one before
    * any session, so even a brand-new user is asked about (the policy, not the store) before creation.
@@ -101,10 +103,17 @@ export interface EnrolledFactor {
 }
 
 /**
- * What the gate learns of the stored user: an active factor to prove ("challenge"), none while the
+ * What the gate learns of the stored user: an active factor to prove ("challenge"), an active factor
+ * this browser is remembered for ("remembered": not asked, and not counted as proved), none while the
  * `required` policy wants one ("enroll"), or nothing to ask for ("none").
  */
-export type SecondFactorStatus = "challenge" | "enroll" | "none";
+export type SecondFactorStatus = "challenge" | "remembered" | "enroll" | "none";
+
+/**
+ * The `amr` value of a sign-in whose second factor was remembered (`twoFactor.rememberBrowser`). Not an
+ * RFC 8176 registered value on purpose: it is not `otp` or `mfa`, so it never counts as a proof.
+ */
+export const REMEMBERED_AMR = "remembered";
 
 export type CompletionEvent =
   | ({ type: "credentialsDetached"; user: AdapterUser; account: Account } & DetachedCredentials)
@@ -179,6 +188,7 @@ function completionInputOf(context: SignInCompletionContext): SignInCompletionIn
 export function amrOf(step: TwoFactorStep): string[] {
   const methods = [...new Set([...step.firstFactor, ...(step.proved ?? [])])];
   if (step.countsAsBoth || step.proved?.length) methods.push("mfa");
+  else if (step.remembered) methods.push(REMEMBERED_AMR);
   return methods;
 }
 
@@ -224,6 +234,7 @@ export const signInCompletionMachine = setup({
     rememberRedirect: assign((_, redirectTo: string) => ({ redirectTo })),
     rememberCookies: assign((_, cookies: SetCookie[]) => ({ cookies })),
     rememberVerifiedUser: assign((_, storedUser: AdapterUser) => ({ storedUser })),
+    noteRememberedBrowser: assign(({ context }) => ({ twoFactor: { ...context.twoFactor!, remembered: true } })),
     rememberChallenge: assign((_, held: { cookies: SetCookie[]; redirectTo: string }) => ({
       cookies: held.cookies,
       redirectTo: held.redirectTo,
@@ -270,6 +281,8 @@ export const signInCompletionMachine = setup({
       context.twoFactor.countsAsBoth === true ||
       (createsNewUser(context) && context.twoFactor.policy !== true),
     hasSecondFactor: (_, status: SecondFactorStatus) => status === "challenge",
+    // The user has an active factor and this browser passed it before, with "remember this browser".
+    rememberedBrowser: (_, status: SecondFactorStatus) => status === "remembered",
     mustEnroll: (_, status: SecondFactorStatus) => status === "enroll",
     // The resumed run of a sign-in that led the person to enrollment: the confirmed app is stored first.
     enrollsFactor: ({ context }) => context.twoFactor?.enrolled !== undefined,
@@ -393,6 +406,11 @@ export const signInCompletionMachine = setup({
         }),
         onDone: [
           { guard: { type: "hasSecondFactor", params: ({ event }) => event.output }, target: "holdingPendingSignIn" },
+          {
+            guard: { type: "rememberedBrowser", params: ({ event }) => event.output },
+            target: "settlingSecondFactor",
+            actions: "noteRememberedBrowser",
+          },
           { guard: { type: "mustEnroll", params: ({ event }) => event.output }, target: "holdingPendingEnrollment" },
           { target: "settlingSecondFactor" },
         ],

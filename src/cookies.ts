@@ -42,6 +42,9 @@ export function defaultCookies(useSecureCookies: boolean, overrides: CookiesOpti
     pageHint: { name: `${secure}${PREFIX}.page-hint`, options: { ...base, path: basePath, maxAge: 60 * 5 } },
     // A sign-in waiting for its second factor (two-factor/pending.ts): five minutes, the auth routes only.
     twoFactorPending: { name: `${secure}${PREFIX}.two-factor`, options: { ...base, path: basePath, maxAge: 60 * 5 } },
+    // A browser that passed a challenge with "remember this browser" (two-factor/remember.ts): the
+    // auth routes only; its lifetime is set when written (twoFactor.rememberBrowser).
+    twoFactorRemembered: { name: `${secure}${PREFIX}.two-factor-remembered`, options: { ...base, path: basePath } },
     // A browser that signed in keeps its own password budget (rate-limit/device.ts): a year.
     device: { name: `${secure}${PREFIX}.device`, options: { ...base, maxAge: 365 * 24 * 60 * 60 } },
   };

@@ -482,7 +482,8 @@ export type CookieName =
   | "webauthnChallenge"
   | "pageHint"
   | "device"
-  | "twoFactorPending";
+  | "twoFactorPending"
+  | "twoFactorRemembered";
 
 export type CookiesOptions = Partial<Record<CookieName, Partial<CookieOption>>>;
 

@@ -22,7 +22,7 @@ export type NewUserAccount = Partial<AdapterAccount> & Pick<AdapterAccount, "pro
  *
  * The second-factor methods are described on {@link TwoFactorAdapter}.
  */
-export interface ExtendedAdapter extends Adapter, Partial<TwoFactorAdapter> {
+export interface ExtendedAdapter extends Adapter, Partial<TwoFactorAdapter>, Partial<TwoFactorVersionAdapter> {
   /** Creates a user and links its first account in one atomic step (see above); resolves to the user. */
   createUserAndLinkAccount?(user: AdapterUser, account: NewUserAccount): Promise<AdapterUser>;
   /**
@@ -150,6 +150,18 @@ export interface TwoFactorAdapter {
   useRecoveryCode(userId: string, hash: string): Promise<boolean>;
   /** How many unused recovery codes the user has. */
   countRecoveryCodes(userId: string): Promise<number>;
+}
+
+/**
+ * The extension method that lets a remembered browser (`twoFactor.rememberBrowser`) be voided when the
+ * user's second factors change. The version is a per-user counter, `0` for a user whose factors never
+ * changed, that the adapter raises in the same write as `createTwoFactor`, `activateTwoFactor`, a
+ * `deleteTwoFactor` that deleted something, and `replaceRecoveryCodes` (using a code or a time step
+ * does not raise it). It never goes back: only deleting the user forgets it.
+ */
+export interface TwoFactorVersionAdapter {
+  /** The user's factors version: raised by every change of their factors, `0` before any. */
+  getTwoFactorVersion(userId: string): Promise<number>;
 }
 
 /** The fields of an account to change; `null` clears a field. */

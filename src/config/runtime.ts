@@ -41,7 +41,7 @@ import type {
 } from "../types.js";
 import type { InspectionEvent } from "xstate";
 import type { ExtendedAdapter } from "../adapters/extensions.js";
-import { TWO_FACTOR_METHODS } from "../two-factor/methods.js";
+import { REMEMBER_METHODS, TWO_FACTOR_METHODS } from "../two-factor/methods.js";
 import type { TwoFactorOptions } from "../two-factor/options.js";
 import { inspectionFor } from "../flows/inspect.js";
 import { resolveFederation, type Federation } from "./federation.js";
@@ -336,6 +336,8 @@ function checkTwoFactorAdapter(config: AuthConfig): void {
   const adapter = config.adapter as Record<string, unknown>;
   const missing = TWO_FACTOR_METHODS.filter((method) => typeof adapter[method] !== "function");
   if (missing.length) throw new MissingAdapterMethods(`adapter: twoFactor needs the adapter methods ${missing.join(", ")}.`);
+  const remembering = REMEMBER_METHODS.filter((method) => config.twoFactor?.rememberBrowser && typeof adapter[method] !== "function");
+  if (remembering.length) throw new MissingAdapterMethods(`adapter: twoFactor.rememberBrowser needs the adapter method ${remembering.join(", ")} (to forget remembered browsers when factors change).`);
 }
 
 /** The adapter methods each part of a configuration calls. */

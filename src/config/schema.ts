@@ -275,7 +275,7 @@ const options = {
   // Partial: overriding one cookie must not require listing all eight.
   cookies: optional(
     partialRecord(
-      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge", "pageHint", "device"],
+      ["sessionToken", "callbackUrl", "csrfToken", "pkceCodeVerifier", "state", "nonce", "webauthnChallenge", "pageHint", "device", "twoFactorRemembered"],
       object({
         name: optional(matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "expected a valid cookie name")),
         options: optional(object({})),
@@ -314,9 +314,13 @@ const options = {
           problems.push({ path, message: "expected true, false or a function of the user" });
         }
       },
-      // Named in the issue, not built yet: refused by name rather than silently ignored.
       rememberBrowser: (value, path, problems) => {
-        if (value !== undefined) problems.push({ path, message: "not supported yet: every sign-in of an enrolled user asks for the second factor" });
+        if (value === undefined || typeof value === "boolean") return;
+        const maxAge = typeof value === "object" && value !== null ? (value as { maxAge?: unknown }).maxAge : null;
+        const extra = typeof value === "object" && value !== null && Object.keys(value).some((key) => key !== "maxAge");
+        if (maxAge === null || extra || (maxAge !== undefined && (typeof maxAge !== "number" || !Number.isInteger(maxAge) || maxAge < 60 || maxAge > 400 * 24 * 60 * 60))) {
+          problems.push({ path, message: "expected true, false or { maxAge } in whole seconds from 60 to 400 days" });
+        }
       },
       passkeyCountsAsBoth: optionalBoolean,
     }),

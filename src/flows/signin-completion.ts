@@ -18,6 +18,8 @@ import { requestOf } from "./run.js";
 import { holdPendingSignIn } from "../two-factor/pending.js";
 import type { SecondFactorStatus, TwoFactorStep } from "../../machines/signin-completion.machine.js";
 import { secondFactorRequired, storeEnrolledFactor } from "../two-factor/signin-enrollment.js";
+import { isBrowserRemembered } from "../two-factor/remember.js";
+import type { RequestContext } from "../request-context.js";
 
 /** The path of the second-factor challenge under the base path. */
 export const CHALLENGE_PATH = "/two-factor-challenge";
@@ -37,12 +39,13 @@ export function twoFactorStep(rt: Runtime, firstFactor: string[], options: { cou
  * an active factor (an authenticator app confirmed with a first code) is challenged; without one, the
  * `required` policy may send them to enroll.
  */
-async function secondFactorStatus(rt: Runtime, input: { userId: string; user: User; newUser: boolean }): Promise<SecondFactorStatus> {
+async function secondFactorStatus(rt: Runtime, ctx: RequestContext, input: { userId: string; user: User; newUser: boolean }): Promise<SecondFactorStatus> {
   const adapter = requireAdapter(rt) as ExtendedAdapter;
   if (!input.newUser) {
     if (!input.userId) throw new AdapterError("A second factor is configured, but the signing-in user has no id to look it up by.");
     const factors = await adapter.getTwoFactors!(input.userId);
-    if (factors.some((factor) => factor.active)) return "challenge";
+    // Only a user with an active factor can be remembered: a `required` user without one still enrolls.
+    if (factors.some((factor) => factor.active)) return (await isBrowserRemembered(rt, ctx, input.userId)) ? "remembered" : "challenge";
   }
   return (await secondFactorRequired(rt, input.user)) ? "enroll" : "none";
 }
@@ -157,7 +160,7 @@ export function bindSignInCompletion(rt: Runtime) {
         requireAdapter(rt).getUserByAccount!({ provider: input.account.provider, providerAccountId: input.account.providerAccountId }),
       ),
       signInCallback: fromEffect(async ({ input }) => rt.callbacks.signIn(input)),
-      findSecondFactor: fromEffect(({ input }) => secondFactorStatus(rt, input)),
+      findSecondFactor: fromEffect(({ input, system }) => secondFactorStatus(rt, requestOf(system), input)),
       holdPendingSignIn: fromEffect(async ({ input, system }) => {
         const ctx = requestOf(system);
         const cookies = await holdPendingSignIn(rt, ctx, input);

@@ -23,6 +23,8 @@ export interface TwoFactorChallengePageParams {
   error?: string;
   /** Whether the waiting user has a passkey that can answer. */
   passkey?: boolean;
+  /** With `twoFactor.rememberBrowser`: every form offers to remember this browser for this many days. */
+  rememberDays?: number;
 }
 
 const TITLE = "Two-step verification";
@@ -80,10 +82,17 @@ function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="csrfToken" value="${token}">`;
 }
 
+/** The "Remember this browser" box of one form (`id` keeps each form's label to its own box). */
+function rememberField(params: TwoFactorChallengePageParams, id: string): SafeHtml | string {
+  if (!params.rememberDays) return "";
+  const days = params.rememberDays === 1 ? "1 day" : `${params.rememberDays} days`;
+  return html`<div class="field"><label><input type="checkbox" id="${id}" name="remember" value="1"> Remember this browser for ${days}</label></div>`;
+}
+
 function passkeySection(params: TwoFactorChallengePageParams, action: string): SafeHtml {
   return html`<div class="divider">or</div><section aria-label="Passkey"><form method="post" action="${action}" data-two-factor-passkey>${csrfField(
     params.csrfToken,
-  )}<input type="hidden" name="passkey" value=""><button class="btn" type="button"><span class="btn-logo">${keyIcon}</span><span>Use a passkey</span></button><noscript><p class="muted small">Passkeys need JavaScript, which is turned off in this browser.</p></noscript></form><div class="alert" role="alert" data-passkey-error hidden>${alertIcon}<div class="alert-body"><p></p></div></div><script>${trustedHtml(
+  )}${rememberField(params, "remember-passkey")}<input type="hidden" name="passkey" value=""><button class="btn" type="button"><span class="btn-logo">${keyIcon}</span><span>Use a passkey</span></button><noscript><p class="muted small">Passkeys need JavaScript, which is turned off in this browser.</p></noscript></form><div class="alert" role="alert" data-passkey-error hidden>${alertIcon}<div class="alert-body"><p></p></div></div><script>${trustedHtml(
     challengePasskeyScript,
   )}</script></section>`;
 }
@@ -96,12 +105,12 @@ export function renderTwoFactorChallengePage(params: TwoFactorChallengePageParam
 <form method="post" action="${action}">${csrfField(params.csrfToken)}
 <div class="field"><label for="code">Code from your authenticator app</label>
 <input class="input" id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8" required autofocus></div>
-<button class="btn" type="submit">Verify</button></form>
+${rememberField(params, "remember-code")}<button class="btn" type="submit">Verify</button></form>
 ${params.passkey ? passkeySection(params, action) : ""}
 <details><summary>Use a recovery code</summary>
 <form method="post" action="${action}">${csrfField(params.csrfToken)}
 <div class="field"><label for="recoveryCode">Recovery code</label>
 <input class="input" id="recoveryCode" name="recoveryCode" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" required></div>
-<button class="btn" type="submit">Verify</button></form></details>`;
+${rememberField(params, "remember-recovery")}<button class="btn" type="submit">Verify</button></form></details>`;
   return { status: 200, html: renderDocument({ title: TITLE, theme: params.theme, body, centered: true, extraCss: CSS }) };
 }

@@ -6,7 +6,8 @@
  * with the passkey ceremony's options instead (see passkey.ts). A wrong answer goes back to the page
  * with `?error=` (never the code). Attempts count per user and per client address in the
  * configuration's rate-limit store, and past the limit an answer is refused without being checked
- * (`RateLimited`).
+ * (`RateLimited`). With `rememberBrowser` on, the page offers to remember the browser, and a passed
+ * answer with the box ticked sets the cookie of remember.ts beside the session.
  */
 import type { signInCompletionMachine} from "../../machines/signin-completion.machine.js";
 import { type SignInCompletionInput, type TwoFactorStep } from "../../machines/signin-completion.machine.js";
@@ -25,6 +26,7 @@ import { challengePasskeys, passkeyChallengeOptions, provePasskey } from "./pass
 import { clearPendingSignIn, readPendingSignIn, usePendingSignIn, type OpenedPendingSignIn } from "./pending.js";
 import type { SecondFactorType } from "./types.js";
 import { answerEnrollment, showEnrollment } from "./signin-enrollment.js";
+import { rememberBrowser, rememberMaxAge } from "./remember.js";
 import { resolveCsrf } from "../csrf.js";
 
 /** Wrong codes allowed per user (and, fivefold, per client address) in one window. */
@@ -56,8 +58,15 @@ export async function showChallenge(rt: Runtime, ctx: RequestContext): Promise<R
     actionUrl: `${ctx.baseUrl}${CHALLENGE_PATH}`,
     ...(error ? { error } : {}),
     passkey: (await challengePasskeys(rt, pending)) !== null,
+    ...rememberOffer(rt),
   });
   return { status: page.status, html: page.html, ...(csrf.cookie ? { cookies: [csrf.cookie] } : {}) };
+}
+
+/** The page's "Remember this browser for N days" box, when `rememberBrowser` is on. */
+function rememberOffer(rt: Runtime): { rememberDays?: number } {
+  const maxAge = rememberMaxAge(rt.twoFactor);
+  return maxAge === null ? {} : { rememberDays: Math.max(1, Math.round(maxAge / 86_400)) };
 }
 
 /** Counts one attempt for the user and the client address; `false` when past a limit (nothing is then checked). */
@@ -131,7 +140,9 @@ export async function answerChallenge(rt: Runtime, ctx: RequestContext): Promise
   }
   await rt.events.twoFactorPassed?.({ userId: pending.userId, type: factor });
   await clearAttempts(rt, pending.userId);
-  return resume(rt, ctx, pending, { proved: [PROVES[factor]] });
+  // The box is honoured only while the option is on (rememberBrowser makes no cookie otherwise).
+  const remember = ctx.body.remember === "1" || ctx.body.remember === "on";
+  return resumeSignIn(rt, ctx, pending, { step: { proved: [PROVES[factor]] }, remember });
 }
 
 export async function clearAttempts(rt: Runtime, userId: string): Promise<void> {
@@ -144,8 +155,22 @@ export async function clearAttempts(rt: Runtime, userId: string): Promise<void> 
   }
 }
 
-/** Runs the completion again with the factor proved; it writes, issues the session and judges where to go. */
-async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn, step: Partial<TwoFactorStep> = {}): Promise<ResponsePlan | AuthError> {
+/** Resumes after an enrollment the sign-in led to (see signin-enrollment.ts). */
+function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSignIn, step: Partial<TwoFactorStep>): Promise<ResponsePlan | AuthError> {
+  return resumeSignIn(rt, ctx, pending, { step });
+}
+
+/**
+ * Runs the completion again with the factor proved; it writes, issues the session and judges where to
+ * go. `remember`: a signed-in browser is also remembered for the user (`rememberBrowser`).
+ */
+async function resumeSignIn(
+  rt: Runtime,
+  ctx: RequestContext,
+  pending: OpenedPendingSignIn,
+  options: { step: Partial<TwoFactorStep>; remember?: boolean },
+): Promise<ResponsePlan | AuthError> {
+  const { step } = options;
   const firstFactor = pending.input.twoFactor?.firstFactor ?? [];
   const input: SignInCompletionInput = {
     ...pending.input,
@@ -157,7 +182,10 @@ async function resume(rt: Runtime, ctx: RequestContext, pending: OpenedPendingSi
   switch (output.outcome) {
     case "signedIn":
       for (const event of output.events) await deliver(rt, event as unknown as Parameters<typeof deliver>[1]);
-      return { redirect: output.redirectTo, cookies: [...cleared, ...output.cookies] };
+      return {
+        redirect: output.redirectTo,
+        cookies: [...cleared, ...output.cookies, ...(options.remember ? await rememberBrowser(rt, ctx, pending.userId) : [])],
+      };
     case "diverted":
       return { redirect: normalizeUrl(output.redirectTo, ctx.origin), cookies: cleared };
     case "challenge":

@@ -4,7 +4,7 @@
  * adapter interface is imported as a type only (erased when compiled), and `satisfies` keeps every
  * name one of its methods.
  */
-import type { TwoFactorAdapter } from "../adapters/extensions.js";
+import type { TwoFactorAdapter, TwoFactorVersionAdapter } from "../adapters/extensions.js";
 
 export const TWO_FACTOR_METHODS = [
   "createTwoFactor",
@@ -16,3 +16,6 @@ export const TWO_FACTOR_METHODS = [
   "useRecoveryCode",
   "countRecoveryCodes",
 ] as const satisfies readonly (keyof TwoFactorAdapter)[];
+
+/** The method `twoFactor.rememberBrowser` needs besides (the factors version that voids a remembered browser). */
+export const REMEMBER_METHODS = ["getTwoFactorVersion"] as const satisfies readonly (keyof TwoFactorVersionAdapter)[];

@@ -27,4 +27,12 @@ export interface TwoFactorOptions {
    * create, the user as the provider describes them); a throw refuses the sign-in. Default `false`.
    */
   required?: boolean | ((user: User | AdapterUser) => boolean | Promise<boolean>);
+  /**
+   * "Remember this browser": the challenge page offers a box that, ticked, lets this browser skip the
+   * challenge of this user's later sign-ins for `maxAge` seconds (`true`: 30 days), until their second
+   * factors change (an app confirmed or removed, new recovery codes). Such a sign-in records
+   * `remembered` in `amr`, not `otp`/`mfa`, so it is no recent second factor for a step-up. Needs the
+   * adapter's `getTwoFactorVersion`. Default `false`.
+   */
+  rememberBrowser?: boolean | { maxAge?: number };
 }

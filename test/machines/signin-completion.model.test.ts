@@ -87,6 +87,7 @@ const outcomes = {
   findSecondFactor: [
     returns("finds an active factor", () => "challenge"),
     returns("finds none", () => "none"),
+    returns("finds an active factor this browser is remembered for", () => "remembered"),
     returns("finds none, and one is required", () => "enroll"),
     throws("throws", factorLookupFailed),
   ],

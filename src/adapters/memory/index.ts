@@ -55,6 +55,9 @@ export function MemoryAdapter(): MemoryAdapterInstance {
   const counters = new Map<string, { count: number; resetAt: number }>();
   const factors = new Map<string, StoredTotpFactor>();
   const recoveryCodes = new Map<string, Set<string>>();
+  /** Per-user factors versions (`getTwoFactorVersion`): raised by every change of the user's factors. */
+  const factorVersions = new Map<string, number>();
+  const factorsChanged = (userId: string): void => void factorVersions.set(userId, (factorVersions.get(userId) ?? 0) + 1);
 
   /** The user's own factor `id`, or undefined: another user's factor is as good as unknown. */
   function ownFactor(userId: string, id: string): StoredTotpFactor | undefined {
@@ -137,6 +140,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
         if (authenticator.userId === userId) authenticators.delete(key);
       }
       forgetSecondFactors(userId);
+      factorVersions.delete(userId);
       return user;
     },
 
@@ -157,6 +161,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       }
       for (const [key, session] of sessions) if (session.userId === userId && sessions.delete(key)) detached.sessions++;
       forgetSecondFactors(userId);
+      factorsChanged(userId);
       const claimed = copy({ ...user, emailVerified: verifiedAt });
       users.set(userId, claimed);
       return { user: copy(claimed), ...detached };
@@ -294,6 +299,7 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       requireUser(factor.userId, "createTwoFactor");
       if (factors.has(factor.id)) throw new Error("createTwoFactor: a factor with this id exists");
       factors.set(factor.id, copy(factor));
+      factorsChanged(factor.userId);
       return copy(factor);
     },
 
@@ -308,11 +314,15 @@ export function MemoryAdapter(): MemoryAdapterInstance {
       const factor = ownFactor(userId, id);
       if (!factor) return null;
       factor.active = true;
+      factorsChanged(userId);
       return copy(factor);
     },
 
     async deleteTwoFactor(userId, id) {
-      return ownFactor(userId, id) !== undefined && factors.delete(id);
+      if (ownFactor(userId, id) === undefined) return false;
+      factors.delete(id);
+      factorsChanged(userId);
+      return true;
     },
 
     async useTotpStep(userId, factorId, step) {
@@ -327,6 +337,11 @@ export function MemoryAdapter(): MemoryAdapterInstance {
     async replaceRecoveryCodes(userId, hashes) {
       requireUser(userId, "replaceRecoveryCodes");
       recoveryCodes.set(userId, new Set(hashes));
+      factorsChanged(userId);
+    },
+
+    async getTwoFactorVersion(userId) {
+      return factorVersions.get(userId) ?? 0;
     },
 
     async useRecoveryCode(userId, hash) {

@@ -40,6 +40,8 @@ export interface Keys {
   /** A hash of the user's second factors by factor id, and a set of their recovery-code hashes. */
   userTwoFactors(userId: string): string;
   userRecoveryCodes(userId: string): string;
+  /** The user's factors version (a counter raised by every change of their factors). */
+  userTwoFactorVersion(userId: string): string;
   account(provider: string, providerAccountId: string): string;
   session(sessionToken: string): string;
   verification(identifier: string, token: string): string;
@@ -66,6 +68,7 @@ export function keys(prefix: string): Keys {
     userAuthenticators: (userId) => `${prefix}user:${part(userId)}:authenticators`,
     userTwoFactors: (userId) => `${prefix}user:${part(userId)}:two-factor`,
     userRecoveryCodes: (userId) => `${prefix}user:${part(userId)}:recovery-codes`,
+    userTwoFactorVersion: (userId) => `${prefix}user:${part(userId)}:two-factor-version`,
     account: (provider, providerAccountId) => `${prefix}account:${part(provider)}:${part(providerAccountId)}`,
     session: (sessionToken) => `${prefix}session:${part(sessionToken)}`,
     verification: (identifier, token) => `${prefix}verification:${part(identifier)}:${part(token)}`,

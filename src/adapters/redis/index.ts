@@ -5,7 +5,7 @@
  *   user:<id>, user:email:<email> → id, user:<id>:accounts | :sessions | :authenticators (sets),
  *   account:<provider>:<providerAccountId>, session:<token>, verification:<identifier>:<token>,
  *   authenticator:<credentialID>, lease:<key>, user:<id>:two-factor (hash of factors by id),
- *   user:<id>:recovery-codes (set of code hashes),
+ *   user:<id>:recovery-codes (set of code hashes), user:<id>:two-factor-version (a counter),
  *   sessions:account:<provider>:<providerAccountId> | sessions:sid:<provider>:<providerSessionId> (sets),
  *   revocations:<userId> (a hash; see revocations.ts), published on the channel `session-revocations`
  *
@@ -130,6 +130,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       k.userAuthenticators(userId),
       k.userTwoFactors(userId),
       k.userRecoveryCodes(userId),
+      k.userTwoFactorVersion(userId),
     ];
   }
 
@@ -428,7 +429,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     async createTwoFactor(factor) {
       const stored = strip(factor);
       try {
-        await runScript(client, scripts.createTwoFactor, [k.user(stored.userId), k.userTwoFactors(stored.userId)], [stored.id, serialize(stored)]);
+        await runScript(client, scripts.createTwoFactor, [k.user(stored.userId), k.userTwoFactors(stored.userId), k.userTwoFactorVersion(stored.userId)], [stored.id, serialize(stored)]);
       } catch (error) {
         throw explain("createTwoFactor", error);
       }
@@ -441,24 +442,25 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     },
 
     async activateTwoFactor(userId, id) {
-      const text = await runScript(client, scripts.updateTwoFactor, [k.userTwoFactors(userId)], [id, "activate"]);
+      const text = await runScript(client, scripts.updateTwoFactor, [k.userTwoFactors(userId), k.userTwoFactorVersion(userId)], [id, "activate"]);
       return typeof text === "string" ? deserialize<StoredTotpFactor>(text) : null;
     },
 
     async deleteTwoFactor(userId, id) {
-      return (await client.hdel(k.userTwoFactors(userId), id)) === 1;
+      return (await runScript(client, scripts.deleteTwoFactor, [k.userTwoFactors(userId), k.userTwoFactorVersion(userId)], [id])) === 1;
     },
 
     async useTotpStep(userId, factorId, step) {
       if (!Number.isSafeInteger(step)) return false;
       const args = [factorId, "step", step, new Date().toISOString()];
-      return typeof (await runScript(client, scripts.updateTwoFactor, [k.userTwoFactors(userId)], args)) === "string";
+      return typeof (await runScript(client, scripts.updateTwoFactor, [k.userTwoFactors(userId), k.userTwoFactorVersion(userId)], args)) === "string";
     },
 
     async replaceRecoveryCodes(userId, hashes) {
       const key = k.userRecoveryCodes(userId);
       const transaction = client.multi().del(key);
       if (hashes.length) transaction.sadd(key, ...hashes);
+      transaction.incr(k.userTwoFactorVersion(userId));
       const results = await transaction.exec();
       const failed = results?.find(([error]) => error);
       if (!results || failed) throw failed?.[0] ?? new Error("replaceRecoveryCodes: the transaction was aborted");
@@ -470,6 +472,10 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
 
     async countRecoveryCodes(userId) {
       return client.scard(k.userRecoveryCodes(userId));
+    },
+
+    async getTwoFactorVersion(userId) {
+      return Number((await client.get(k.userTwoFactorVersion(userId))) ?? 0);
     },
 
     async createVerificationToken(token) {

@@ -121,7 +121,7 @@ return deleted
 
 /**
  * KEYS: the user, then their accounts, sessions and authenticators sets, then their second factors (a
- * hash) and recovery codes (a set). ARGV[1]: the prefix of session
+ * hash), recovery codes (a set) and factors version. ARGV[1]: the prefix of session
  * keys, ARGV[2]: the prefix of authenticator keys, ARGV[3]: the prefix of email index keys, ARGV[4]: the
  * user's id, ARGV[5]: the client's own key prefix (the accounts set names keys without it). Deletes the user with everything the sets name, and their email index (if it is theirs), in
  * one step: a session or passkey added meanwhile cannot outlive them. Returns the user as stored, or nil.
@@ -138,13 +138,14 @@ if ok and type(decoded) == 'table' and type(decoded.email) == 'string' and decod
   local index = ARGV[3] .. part(decoded.email)
   if redis.call('GET', index) == ARGV[4] then redis.call('DEL', index) end
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
 return user
 `;
 
 /**
  * KEYS: the user, then their accounts, sessions and authenticators sets, then their second factors and
- * recovery codes (a squatter's factor must not lock the prover out). ARGV[1]: the user as read,
+ * recovery codes (a squatter's factor must not lock the prover out) and factors version (raised: a
+ * browser the squatter remembered is void). ARGV[1]: the user as read,
  * ARGV[2]: the user to write (address verified), ARGV[3]: the prefix of session keys, ARGV[4]: the
  * prefix of authenticator keys, ARGV[5]: the client's own key prefix (the accounts set names keys
  * without it). Writes only over the user as read (0 when gone, -1 when changed: read again), and in
@@ -169,6 +170,7 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
   if redis.call('DEL', ARGV[4] .. part(id)) == 1 then table.insert(authenticators, id) end
 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+redis.call('INCR', KEYS[7])
 redis.call('SET', KEYS[1], ARGV[2])
 return { accounts, authenticators, sessions }
 `;
@@ -220,17 +222,20 @@ return 1
 `;
 
 /**
- * KEYS[1]: the user, KEYS[2]: their second factors (a hash by factor id). ARGV[1]: the factor's id,
- * ARGV[2]: the factor as JSON. Adds the factor only when the user exists and has no factor of that id.
+ * KEYS[1]: the user, KEYS[2]: their second factors (a hash by factor id), KEYS[3]: their factors
+ * version. ARGV[1]: the factor's id, ARGV[2]: the factor as JSON. Adds the factor only when the user
+ * exists and has no factor of that id, and raises the version in the same step.
  */
 const CREATE_TWO_FACTOR = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('MISSING ' .. KEYS[1]) end
 if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return redis.error_reply('EXISTS ' .. ARGV[1]) end
+redis.call('INCR', KEYS[3])
 return 'OK'
 `;
 
 /**
- * KEYS[1]: a user's second factors (a hash by factor id). ARGV[1]: the factor's id, ARGV[2]: "activate"
+ * KEYS[1]: a user's second factors (a hash by factor id), KEYS[2]: their factors version (raised by an
+ * activation). ARGV[1]: the factor's id, ARGV[2]: "activate"
  * or "step"; for "step", ARGV[3] the time step and ARGV[4] the time now (ISO). Activates the factor, or
  * records the step as used only when it is later than the last used one. Returns the factor as stored
  * afterwards, or false when there is no such factor or the step was used already.
@@ -249,7 +254,18 @@ else
 end
 local updated = cjson.encode(factor)
 redis.call('HSET', KEYS[1], ARGV[1], updated)
+if ARGV[2] == 'activate' then redis.call('INCR', KEYS[2]) end
 return updated
+`;
+
+/**
+ * KEYS[1]: a user's second factors, KEYS[2]: their factors version. ARGV[1]: the factor's id. Deletes
+ * the factor and, when it was there, raises the version in the same step. Returns 1 or 0.
+ */
+const DELETE_TWO_FACTOR = `
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('INCR', KEYS[2])
+return 1
 `;
 
 /** A script and its SHA1, computed once. */
@@ -275,6 +291,7 @@ export const scripts = {
   saveRevocation: script(SAVE_REVOCATION),
   createTwoFactor: script(CREATE_TWO_FACTOR),
   updateTwoFactor: script(UPDATE_TWO_FACTOR),
+  deleteTwoFactor: script(DELETE_TWO_FACTOR),
 };
 
 /** Runs a script by SHA1, sending its text only when the server does not have it. */

@@ -208,7 +208,7 @@ export function SqlAdapter(db: AnyKysely, options: SqlAdapterOptions = {}): SqlA
       const row = await db.transaction().execute(async (trx) => {
         const user = await select(trx, t.users, { id: userId });
         if (!user) return undefined;
-        for (const table of [t.accounts, t.sessions, t.authenticators, t.twoFactor, t.recoveryCodes]) {
+        for (const table of [t.accounts, t.sessions, t.authenticators, t.twoFactor, t.recoveryCodes, t.twoFactorVersions]) {
           await trx.deleteFrom(table).where("userId", "=", userId).execute();
         }
         await trx.deleteFrom(t.users).where("id", "=", userId).execute();

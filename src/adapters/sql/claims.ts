@@ -10,8 +10,9 @@ import type { ClaimedUser } from "../extensions.js";
 import { decodeUser, encode, USER_COLUMNS, type Row } from "./codec.js";
 import type { AnyKysely, SqlDialect } from "./dialect.js";
 import type { TableNames } from "./tables.js";
+import { raiseFactorsVersion } from "./two-factor.js";
 
-type Tables = Pick<TableNames, "users" | "accounts" | "sessions" | "authenticators" | "twoFactor" | "recoveryCodes">;
+type Tables = Pick<TableNames, "users" | "accounts" | "sessions" | "authenticators" | "twoFactor" | "recoveryCodes" | "twoFactorVersions">;
 
 export function sqlClaims(db: AnyKysely, dialect: SqlDialect, t: Tables): (userId: string, verifiedAt: Date) => Promise<ClaimedUser | null> {
   const returning = dialect !== "mysql";
@@ -39,6 +40,8 @@ export function sqlClaims(db: AnyKysely, dialect: SqlDialect, t: Tables): (userI
       const ended = await trx.deleteFrom(t.sessions).where("userId", "=", userId).executeTakeFirst();
       // A squatter's second factor would lock the prover out: it goes with the rest.
       for (const table of [t.twoFactor, t.recoveryCodes]) await trx.deleteFrom(table).where("userId", "=", userId).execute();
+      // ...and a browser the squatter had remembered is void (the version goes on, never back to 0).
+      await raiseFactorsVersion(trx, dialect, t.twoFactorVersions, userId);
       const user = (await trx.selectFrom(t.users).selectAll().where("id", "=", userId).executeTakeFirstOrThrow()) as Row;
       return {
         user: decodeUser(user),

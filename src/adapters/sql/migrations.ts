@@ -284,6 +284,24 @@ export function sqlMigrations(dialect: SqlDialect, tablePrefix = ""): Record<str
     // What a database session's sign-in proved (issue 28): RFC 8176 `amr` values (space-separated) and
     // when. Nullable: older sessions, and sign-ins without a twoFactor configuration, record none.
     "0008_session_amr": sessionColumns(SESSION_PROOF_COLUMNS),
+
+    // Each user's factors version (issue 28, remembered browsers): a counter raised in the same
+    // transaction as every change of the user's factors; a remembered browser names the version it saw.
+    "0009_two_factor_versions": {
+      async up(db: AnyKysely): Promise<void> {
+        await db.schema
+          .createTable(t.twoFactorVersions)
+          .$call((b) => (guard ? b.ifNotExists() : b))
+          .addColumn("userId", type.key, (c) => c.primaryKey())
+          .addColumn("version", type.bigint, (c) => c.notNull())
+          .addForeignKeyConstraint(`${p}two_factor_versions_userId_fkey`, ["userId"], t.users, ["id"], (fk) => fk.onDelete("cascade"))
+          .execute();
+      },
+
+      async down(db: AnyKysely): Promise<void> {
+        await db.schema.dropTable(t.twoFactorVersions).execute();
+      },
+    },
   };
 }
 

@@ -20,6 +20,8 @@ export interface TableNames {
   twoFactor: string;
   /** The users' unused recovery codes, as keyed hashes (`recovery_codes`). */
   recoveryCodes: string;
+  /** Each user's factors version, raised by every change of their factors (`two_factor_versions`). */
+  twoFactorVersions: string;
   /** The migrations applied, by name (`appauth_migrations`). */
   migrations: string;
   /** The lock that lets one process migrate at a time (`appauth_migrations_lock`). */
@@ -38,6 +40,7 @@ export function tableNames(prefix = ""): TableNames {
     sessionRevocations: `${prefix}session_revocations`,
     twoFactor: `${prefix}two_factor`,
     recoveryCodes: `${prefix}recovery_codes`,
+    twoFactorVersions: `${prefix}two_factor_versions`,
     migrations: `${prefix}appauth_migrations`,
     migrationLock: `${prefix}appauth_migrations_lock`,
   };

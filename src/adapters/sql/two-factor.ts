@@ -3,8 +3,11 @@
  * single-use rules are single guarded statements the database serialises on the row: a time step is
  * taken by `UPDATE … WHERE lastUsedStep < step` and a recovery code by `DELETE`, each counted by the
  * rows it changed, so of concurrent uses exactly one wins, on every dialect and across processes.
+ * Every change of a user's factors raises their version in `two_factor_versions` in the same
+ * transaction (one upsert), so a remembered browser is voided by exactly the writes that change them.
  */
-import type { TwoFactorAdapter } from "../extensions.js";
+import { sql } from "kysely";
+import type { TwoFactorAdapter, TwoFactorVersionAdapter } from "../extensions.js";
 import type { StoredTotpFactor } from "../../two-factor/types.js";
 import { encode, toDate, type Row } from "./codec.js";
 import type { AnyKysely, SqlDialect } from "./dialect.js";
@@ -27,15 +30,32 @@ function decodeFactor(row: Row): StoredTotpFactor {
   };
 }
 
-export function sqlTwoFactor(db: AnyKysely, dialect: SqlDialect, t: Pick<TableNames, "twoFactor" | "recoveryCodes">): TwoFactorAdapter {
+/** Raises `userId`'s factors version by one (from 0 when they have none yet), in `executor`'s transaction. */
+export async function raiseFactorsVersion(executor: AnyKysely, dialect: SqlDialect, table: string, userId: string): Promise<void> {
+  const raised = { version: sql`${sql.ref(`${table}.version`)} + 1` };
+  const insert = executor.insertInto(table).values({ userId, version: 1 });
+  if (dialect === "mysql") await insert.onDuplicateKeyUpdate(raised).execute();
+  else await insert.onConflict((conflict) => conflict.column("userId").doUpdateSet(raised)).execute();
+}
+
+type Tables = Pick<TableNames, "twoFactor" | "recoveryCodes" | "twoFactorVersions">;
+
+export function sqlTwoFactor(db: AnyKysely, dialect: SqlDialect, t: Tables): TwoFactorAdapter & TwoFactorVersionAdapter {
   const at = (date: Date): unknown => encode({ date }, ["date"], dialect).date;
+  /** Runs `write` and raises the user's factors version in one transaction; `write` answers whether it changed anything. */
+  const changing = <T>(userId: string, write: (trx: AnyKysely) => Promise<[T, boolean]>): Promise<T> =>
+    db.transaction().execute(async (trx) => {
+      const [result, changed] = await write(trx);
+      if (changed) await raiseFactorsVersion(trx, dialect, t.twoFactorVersions, userId);
+      return result;
+    });
   const ownFactor = (userId: string, id: string) =>
     db.selectFrom(t.twoFactor).selectAll().where("id", "=", id).where("userId", "=", userId).executeTakeFirst() as Promise<Row | undefined>;
 
   return {
     async createTwoFactor(factor) {
       const row = encode({ label: null, lastUsedAt: null, ...factor }, TWO_FACTOR_COLUMNS, dialect);
-      await db.insertInto(t.twoFactor).values(row).execute();
+      await changing(factor.userId, async (trx) => [await trx.insertInto(t.twoFactor).values(row).execute(), true]);
       return decodeFactor(row);
     },
 
@@ -46,14 +66,21 @@ export function sqlTwoFactor(db: AnyKysely, dialect: SqlDialect, t: Pick<TableNa
 
     async activateTwoFactor(userId, id) {
       const active = encode({ active: true }, ["active"], dialect);
-      await db.updateTable(t.twoFactor).set(active).where("id", "=", id).where("userId", "=", userId).execute();
+      await changing(userId, async (trx) => {
+        const { numUpdatedRows } = await trx.updateTable(t.twoFactor).set(active).where("id", "=", id).where("userId", "=", userId).executeTakeFirst();
+        // MySQL counts changed rows: an already active factor counts 0 there, and is no change.
+        return [undefined, Number(numUpdatedRows) === 1];
+      });
       const row = await ownFactor(userId, id);
       return row ? decodeFactor(row) : null;
     },
 
     async deleteTwoFactor(userId, id) {
-      const { numDeletedRows } = await db.deleteFrom(t.twoFactor).where("id", "=", id).where("userId", "=", userId).executeTakeFirst();
-      return Number(numDeletedRows) === 1;
+      return changing(userId, async (trx) => {
+        const { numDeletedRows } = await trx.deleteFrom(t.twoFactor).where("id", "=", id).where("userId", "=", userId).executeTakeFirst();
+        const deleted = Number(numDeletedRows) === 1;
+        return [deleted, deleted];
+      });
     },
 
     async useTotpStep(userId, factorId, step) {
@@ -69,10 +96,11 @@ export function sqlTwoFactor(db: AnyKysely, dialect: SqlDialect, t: Pick<TableNa
     },
 
     async replaceRecoveryCodes(userId, hashes) {
-      await db.transaction().execute(async (trx) => {
+      await changing(userId, async (trx) => {
         await trx.deleteFrom(t.recoveryCodes).where("userId", "=", userId).execute();
         const unique = [...new Set(hashes)];
         if (unique.length) await trx.insertInto(t.recoveryCodes).values(unique.map((hash) => ({ userId, hash }))).execute();
+        return [undefined, true];
       });
     },
 
@@ -84,6 +112,11 @@ export function sqlTwoFactor(db: AnyKysely, dialect: SqlDialect, t: Pick<TableNa
     async countRecoveryCodes(userId) {
       const row = (await db.selectFrom(t.recoveryCodes).select((eb) => eb.fn.countAll().as("count")).where("userId", "=", userId).executeTakeFirst()) as Row | undefined;
       return Number(row?.count ?? 0);
+    },
+
+    async getTwoFactorVersion(userId) {
+      const row = (await db.selectFrom(t.twoFactorVersions).select("version").where("userId", "=", userId).executeTakeFirst()) as Row | undefined;
+      return Number(row?.version ?? 0);
     },
   };
 }

@@ -10,6 +10,8 @@ import { extensionTest, type Method, type SuiteContext } from "./context.js";
 import { sampleSession, unique } from "./fixtures.js";
 
 const METHODS = TWO_FACTOR_METHODS satisfies readonly Method[];
+/** The factors version (remembered browsers) is tested with the factor methods that raise it. */
+const VERSION_METHODS = ["getTwoFactorVersion", ...TWO_FACTOR_METHODS] as const satisfies readonly Method[];
 
 /** A pending TOTP factor of `userId` (its secret an opaque sealed string, as the core stores it). */
 export function sampleTotpFactor(userId: string, overrides: Partial<StoredTotpFactor> = {}): StoredTotpFactor {
@@ -181,6 +183,54 @@ export function describeTwoFactor(suite: SuiteContext): void {
       expect(await method("claimUnverifiedUser")(user.id, new Date())).not.toBeNull();
       expect(await method("getTwoFactors")(user.id)).toEqual([]);
       expect(await method("countRecoveryCodes")(user.id)).toBe(0);
+    });
+  });
+
+  describe("factors version (extension)", () => {
+    const versioned = (title: string, body: () => Promise<void>): void => extensionTest(ctx, VERSION_METHODS, title, body);
+    const version = (userId: string): Promise<number> => method("getTwoFactorVersion")(userId);
+
+    versioned("is 0 for a user whose factors never changed", async () => {
+      const user = await ctx.createdUser();
+      expect(await version(user.id)).toBe(0);
+    });
+
+    versioned("goes up with every change of the user's factors: enroll, confirm, remove, new recovery codes", async () => {
+      const user = await ctx.createdUser();
+      const seen = [await version(user.id)];
+      const factor = await method("createTwoFactor")(sampleTotpFactor(user.id));
+      seen.push(await version(user.id));
+      await method("activateTwoFactor")(user.id, factor.id);
+      seen.push(await version(user.id));
+      await method("replaceRecoveryCodes")(user.id, [`h-${unique()}`]);
+      seen.push(await version(user.id));
+      expect(await method("deleteTwoFactor")(user.id, factor.id)).toBe(true);
+      seen.push(await version(user.id));
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+    });
+
+    versioned("stays put when a code is used, when nothing is deleted, and for another user's changes", async () => {
+      const user = await ctx.createdUser();
+      const factor = await method("createTwoFactor")(sampleTotpFactor(user.id, { active: true }));
+      await method("replaceRecoveryCodes")(user.id, ["h-one"]);
+      const before = await version(user.id);
+      expect(await method("useTotpStep")(user.id, factor.id, 7)).toBe(true);
+      expect(await method("useRecoveryCode")(user.id, "h-one")).toBe(true);
+      expect(await method("deleteTwoFactor")(user.id, "no-such-factor")).toBe(false);
+      const stranger = await ctx.createdUser();
+      expect(await method("deleteTwoFactor")(stranger.id, factor.id)).toBe(false);
+      await method("createTwoFactor")(sampleTotpFactor(stranger.id));
+      await method("replaceRecoveryCodes")(stranger.id, ["h-two"]);
+      expect(await version(user.id)).toBe(before);
+    });
+
+    versioned("goes up, never back, when a claim forgets a squatter's factors", async () => {
+      const user = await ctx.createdUser({ emailVerified: null });
+      await method("createTwoFactor")(sampleTotpFactor(user.id, { active: true }));
+      const before = await version(user.id);
+      if (typeof ctx.adapter()?.claimUnverifiedUser !== "function") return;
+      expect(await method("claimUnverifiedUser")(user.id, new Date())).not.toBeNull();
+      expect(await version(user.id)).toBeGreaterThan(before);
     });
   });
 }

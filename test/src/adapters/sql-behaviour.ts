@@ -15,7 +15,7 @@ import {
 import { detectDialect } from "../../../src/adapters/sql/dialect.js";
 import type { ScratchDatabase, SqlTarget } from "./servers.js";
 
-const MIGRATIONS = ["0001_initial", "0002_session_links_and_leases", "0003_rate_limits", "0004_session_revocations", "0005_session_info", "0006_account_dpop_key", "0007_two_factor", "0008_session_amr"];
+const MIGRATIONS = ["0001_initial", "0002_session_links_and_leases", "0003_rate_limits", "0004_session_revocations", "0005_session_info", "0006_account_dpop_key", "0007_two_factor", "0008_session_amr", "0009_two_factor_versions"];
 
 /** A migrator over the adapter's migrations, for moving a schema to a given one. */
 function migrator(db: AnyKysely, tablePrefix: string): Migrator {

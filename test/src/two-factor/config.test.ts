@@ -45,8 +45,7 @@ describe("configuring second factors", () => {
     [{ recoveryCodes: 0 }, "twoFactor.recoveryCodes"],
     [{ recoveryCodes: 2.5 }, "twoFactor.recoveryCodes"],
     [{ required: "yes" }, "twoFactor.required"],
-    // Not built yet: refused by name rather than silently ignored.
-    [{ rememberBrowser: { maxAge: 3600 } }, "twoFactor.rememberBrowser"],
+    [{ rememberBrowser: { maxAge: -1 } }, "twoFactor.rememberBrowser"],
     [{ endOtherSessions: "no" }, "twoFactor.endOtherSessions"],
     [{ passkeyCountsAsBoth: 1 }, "twoFactor.passkeyCountsAsBoth"],
   ])("refuses twoFactor %j, naming %s", (twoFactor, option) => {
