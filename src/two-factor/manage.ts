@@ -35,14 +35,15 @@ import type { SecondFactorType } from "./types.js";
 export const STEP_UP_MAX_AGE = 300;
 
 /** The JSON `error` values of this route, with their status. */
-type Refusal = "SessionRequired" | "SecondFactorRequired" | "InvalidCode" | "NotFound" | "InvalidRequest";
-const STATUS: Record<Refusal, number> = { SessionRequired: 401, SecondFactorRequired: 403, InvalidCode: 400, NotFound: 404, InvalidRequest: 400 };
+type Refusal = "SessionRequired" | "SecondFactorRequired" | "InvalidCode" | "NotFound" | "InvalidRequest" | "UserNotStored";
+const STATUS: Record<Refusal, number> = { SessionRequired: 401, SecondFactorRequired: 403, InvalidCode: 400, NotFound: 404, InvalidRequest: 400, UserNotStored: 409 };
 const WORDS: Record<Refusal, string> = {
   SessionRequired: "Sign in to manage your second factors.",
   SecondFactorRequired: "Changing your second factors needs your second factor, proved in the last five minutes.",
   InvalidCode: "That code did not work. Check the time on your device and enter the code your app shows now.",
   NotFound: "You have no such second factor.",
   InvalidRequest: "That request cannot be done here.",
+  UserNotStored: "Second factors are kept for accounts this site stores, and yours is kept elsewhere: an authenticator app cannot be added here.",
 };
 
 function services(rt: Runtime, ctx: RequestContext): TwoFactorContext | null {
@@ -157,6 +158,11 @@ export async function changeTwoFactor(rt: Runtime, ctx: RequestContext): Promise
   switch (ctx.body.op) {
     case "start-totp": {
       if (stepUpMissing) return refusal(rt, ctx, who, tf, "SecondFactorRequired");
+      // Factors belong to a stored user: one `authorize` keeps elsewhere would fail deep in the store.
+      if (typeof rt.adapter?.getUser === "function" && !(await rt.adapter.getUser(userId))) {
+        rt.logger.warn("UserNotStored", "A signed-in user the adapter does not store asked to add a second factor; refused (409). Store the user with the adapter to let them enroll.");
+        return refusal(rt, ctx, who, tf, "UserNotStored");
+      }
       const label = text(ctx.body.label)?.slice(0, 64);
       const started = await startTotpEnrollment(tf, { userId, accountName: who.accountName, ...(label ? { label } : {}) });
       const qrSvg = qrCodeSvg(started.uri, { label: "QR code to scan with your authenticator app" });
