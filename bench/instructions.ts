@@ -3,11 +3,17 @@
  * scenario: a figure that does not move with the machine's load, where timings do (bench/README in
  * the issue notes: the credentials sign-in's device cookie was sized with it).
  *
- *   npx tsx bench/instructions.ts [--scenario signin|session|csrf] [--ops 1000] [--library appauth|authjs]
+ *   npx tsx bench/instructions.ts [--scenario signin|session|csrf] [--ops 1000] [--warmup 200] [--library appauth|authjs]
  *
- * Each library runs in its own `node --single-threaded` process under callgrind twice, with 200 and
- * 200 + ops requests; the difference divided by ops is the cost of one request, start-up and warm-up
- * cancelled. Needs valgrind (Debian's package) and takes about a minute per library.
+ * Each library runs in its own `node --single-threaded` process under callgrind twice, with `warmup`
+ * and `warmup + ops` requests; the difference divided by ops is the cost of one request, start-up
+ * cancelled. Needs valgrind (Debian's package) and takes about a minute per library at the defaults.
+ *
+ * What the window holds matters. V8 keeps compiling functions as they get hot for thousands of
+ * requests, and `--single-threaded` puts that compilation on the main thread, where callgrind counts
+ * it: after 200 requests about half of what a sign-in is charged is the optimizing compiler. That is
+ * a start-up figure (what a fresh serverless instance pays). `--warmup 5000 --ops 5000` measures the
+ * steady state a long-running server reaches (about five minutes per library).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -27,7 +33,7 @@ function option(flag: string, fallback: string): string {
 const scenario = option("--scenario", "signin");
 const ops = Number(option("--ops", "1000"));
 const only = option("--library", "");
-const BASE = 200;
+const BASE = Number(option("--warmup", "200"));
 
 /** The program valgrind runs: `n` requests of the scenario against one library, each answer checked. */
 const LOOP = `

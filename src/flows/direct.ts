@@ -213,14 +213,16 @@ class Step {
   private execute(impl: ActionImpl, params: unknown, event: EventObject): void {
     switch (impl.type) {
       case ASSIGN: {
-        const args = { ...this.args(event), spawn: refuseSpawn };
+        const args = { context: this.context, event, self: this.self, system: this.run.system, spawn: refuseSpawn };
         const { assignment } = impl;
+        // A function's partial context goes straight into the new context (spreading nothing adds nothing, as in xstate).
+        if (typeof assignment === "function") {
+          this.context = { ...this.context, ...(assignment(args, params) as Dict | undefined) };
+          return;
+        }
         const partial: Dict = {};
-        if (typeof assignment === "function") Object.assign(partial, assignment(args, params));
-        else {
-          for (const [key, value] of Object.entries(assignment as Dict)) {
-            partial[key] = typeof value === "function" ? (value as (a: unknown, p: unknown) => unknown)(args, params) : value;
-          }
+        for (const [key, value] of Object.entries(assignment as Dict)) {
+          partial[key] = typeof value === "function" ? (value as (a: unknown, p: unknown) => unknown)(args, params) : value;
         }
         this.context = { ...this.context, ...partial };
         return;

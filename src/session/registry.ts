@@ -82,8 +82,10 @@ function adapterRecords(adapter: ListingAdapter): SessionRecords {
 /** The most JWT session records one process keeps without a store; past it, the oldest go. */
 const MAX_MEMORY_RECORDS = 100_000;
 /**
- * The most records one user keeps in memory. Expired ones are swept when a user reaches it (not on
- * every sign-in, which would scan all of a busy user's records each time); past it, their oldest goes.
+ * The most records one user keeps in memory; past it, the one seen least recently goes. Each user's
+ * records are kept in the order they were last seen (a touch moves a record to the end), and every
+ * record lives `maxAge` from when it was last seen, so the first is also the first to expire: making
+ * room costs one removal, never a scan of a busy user's records.
  */
 const MAX_MEMORY_RECORDS_PER_USER = 100;
 
@@ -103,28 +105,27 @@ function memoryRecords(): SessionRecords {
   return {
     list: async (userId) => [...(byUser.get(userId)?.values() ?? [])].map((record) => ({ ...record })),
     create: async (record) => {
-      const held = byUser.get(record.userId);
-      if (held && held.size >= MAX_MEMORY_RECORDS_PER_USER) {
-        const now = Date.now();
-        for (const [token, mine] of held) if (mine.expires.valueOf() <= now) remove(token);
-        for (const oldest of held.keys()) {
-          if (held.size < MAX_MEMORY_RECORDS_PER_USER) break;
-          remove(oldest);
-        }
-      }
-      for (const oldest of userOf.keys()) {
-        if (userOf.size < MAX_MEMORY_RECORDS) break;
-        remove(oldest);
-      }
+      remove(record.sessionToken);
       let mine = byUser.get(record.userId);
+      if (mine && mine.size >= MAX_MEMORY_RECORDS_PER_USER) remove(mine.keys().next().value!);
+      // The process-wide cap: the record signed in or seen least recently, whoever's it is.
+      if (userOf.size >= MAX_MEMORY_RECORDS) remove(userOf.keys().next().value!);
+      mine = byUser.get(record.userId);
       if (!mine) byUser.set(record.userId, (mine = new Map()));
       mine.set(record.sessionToken, { ...record });
       userOf.set(record.sessionToken, record.userId);
     },
     touch: async (sessionToken, fields) => {
       const userId = userOf.get(sessionToken);
-      const record = userId === undefined ? undefined : byUser.get(userId)?.get(sessionToken);
-      if (record) Object.assign(record, fields);
+      const mine = userId === undefined ? undefined : byUser.get(userId);
+      const record = mine?.get(sessionToken);
+      if (!record || userId === undefined || !mine) return;
+      Object.assign(record, fields);
+      // To the end of both orders: the next record to go is the one seen least recently.
+      mine.delete(sessionToken);
+      mine.set(sessionToken, record);
+      userOf.delete(sessionToken);
+      userOf.set(sessionToken, userId);
     },
     delete: async (sessionToken) => {
       remove(sessionToken);

@@ -268,3 +268,21 @@ describe("JWT session records kept in memory", () => {
     expect((await list(first)).some((session) => session.current)).toBe(false);
   });
 });
+
+describe("JWT session records kept in memory, at the cap", () => {
+  it("lets the session seen least recently go first: one renewed since keeps its record", async () => {
+    const setup = await jwtSetup(false)();
+    const kept = await setup.signIn("bob", "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0");
+    const dropped = await setup.signIn("bob", "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0");
+    // Two days on, past `updateAge`: reading renews the first session, which moves its record last in line.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 86_400_000 });
+    try {
+      expect((await kept.session()) as unknown).not.toBeNull();
+      for (let i = 0; i < 99; i++) await setup.signIn("bob", "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0");
+      expect((await list(kept)).some((session) => session.current)).toBe(true);
+      expect((await list(dropped)).some((session) => session.current)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
