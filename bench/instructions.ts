@@ -3,7 +3,7 @@
  * scenario: a figure that does not move with the machine's load, where timings do (bench/README in
  * the issue notes: the credentials sign-in's device cookie was sized with it).
  *
- *   npx tsx bench/instructions.ts [--scenario signin|session|csrf] [--ops 1000] [--warmup 200] [--library appauth|authjs]
+ *   npx tsx bench/instructions.ts [--scenario signin|session|csrf] [--ops 1000] [--warmup 200] [--library appauth|authjs] [--predictable]
  *
  * Each library runs in its own `node --single-threaded` process under callgrind twice, with `warmup`
  * and `warmup + ops` requests; the difference divided by ops is the cost of one request, start-up
@@ -14,6 +14,12 @@
  * it: after 200 requests about half of what a sign-in is charged is the optimizing compiler. That is
  * a start-up figure (what a fresh serverless instance pays). `--warmup 5000 --ops 5000` measures the
  * steady state a long-running server reaches (about five minutes per library).
+ *
+ * Even there the count is not wholly the program's: V8 schedules some collections by time, so two
+ * runs of one revision differed by ~4%. `--predictable` runs node with V8's `--predictable
+ * --predictable-gc-schedule` (collector and compiler on a fixed schedule; higher counts, not
+ * comparable with runs without it); `--warmup 2200 --ops 5000 --predictable` is what compared the
+ * revisions in issue 25's notes.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -34,6 +40,7 @@ const scenario = option("--scenario", "signin");
 const ops = Number(option("--ops", "1000"));
 const only = option("--library", "");
 const BASE = Number(option("--warmup", "200"));
+const V8_FLAGS = process.argv.includes("--predictable") ? ["--predictable", "--predictable-gc-schedule"] : [];
 
 /** The program valgrind runs: `n` requests of the scenario against one library, each answer checked. */
 const LOOP = `
@@ -54,7 +61,7 @@ for (let i = 0; i < n; i++) {
 async function instructions(bundle: string, library: string, n: number): Promise<number> {
   const { stderr } = await run(
     "valgrind",
-    ["--tool=callgrind", "--callgrind-out-file=/dev/null", "node", "--single-threaded", bundle, library, String(n), scenario],
+    ["--tool=callgrind", "--callgrind-out-file=/dev/null", "node", "--single-threaded", ...V8_FLAGS, bundle, library, String(n), scenario],
     { maxBuffer: 1 << 24 },
   );
   const collected = /Collected : (\d+)/.exec(stderr);
