@@ -9,7 +9,7 @@ import { signInPageUrl } from "../flows/pages.js";
 import { InvalidConfiguration } from "../errors.js";
 import { recentSecondFactor } from "../two-factor/recent.js";
 import { signedIn } from "../two-factor/session-proof.js";
-import { stepUpPageUrl } from "../two-factor/step-up.js";
+import { stepUpPageUrl } from "../two-factor/step-up-url.js";
 import type { AuthConfigInput } from "../types.js";
 import { runtimeOf } from "./runtime.js";
 import { sessionContext, sessionRequestOf } from "./session-read.js";

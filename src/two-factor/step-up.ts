@@ -34,9 +34,8 @@ import { hasSecondFactor } from "./enrollment.js";
 import { recentSecondFactor } from "./recent.js";
 import { signedIn, type SignedIn } from "./session-proof.js";
 import type { SecondFactorType } from "./types.js";
+import { STEP_UP_PATH, stepUpPageUrl } from "./step-up-url.js";
 
-/** The step-up route's path under the base path. */
-export const STEP_UP_PATH = "/step-up";
 
 const MESSAGES: Record<string, string> = {
   InvalidCode: "That code did not work. Check your authenticator app and try again.",
@@ -54,11 +53,6 @@ function callbackUrlOf(rt: Runtime, ctx: RequestContext): Promise<string> {
   return resolveRedirectUrl(requestedCallbackUrl(ctx), ctx, rt.callbacks.redirect);
 }
 
-/** The step-up page's URL for `callbackUrl`, with a refusal's name (never what was typed). */
-export function stepUpPageUrl(baseUrl: string, callbackUrl: string, error?: string): string {
-  const query = new URLSearchParams({ callbackUrl, ...(error ? { error } : {}) });
-  return `${baseUrl}${STEP_UP_PATH}?${query.toString()}`;
-}
 
 /** The answers for a request that cannot step up: the feature is off, nobody is signed in, or no factor. */
 async function cannotStepUp(rt: Runtime, ctx: RequestContext, who: SignedIn | null, callbackUrl: string): Promise<ResponsePlan | null> {
