@@ -48,3 +48,8 @@ export interface RequestContext {
 export function requestFacts(ctx: RequestContext): RequestFacts {
   return { origin: ctx.origin, baseUrl: ctx.baseUrl, secure: ctx.secure };
 }
+
+/** Whether the client asked for JSON (`Accept: application/json`) rather than a page. */
+export function wantsJson(ctx: RequestContext): boolean {
+  return (ctx.request.headers.get("accept") ?? "").includes("application/json");
+}

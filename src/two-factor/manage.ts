@@ -13,7 +13,7 @@ import { resolveCsrf } from "../csrf.js";
 import { SecondFactorRequired } from "../errors.js";
 import { signInPageUrl } from "../flows/pages.js";
 import { renderTwoFactorPage, type TwoFactorPageParams } from "../pages/two-factor.js";
-import type { RequestContext } from "../request-context.js";
+import { type RequestContext, wantsJson } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { canListSessions, currentSession, revokeAllSessions } from "../session/registry.js";
 import type { EventCallbacks } from "../types.js";
@@ -56,10 +56,6 @@ function services(rt: Runtime, ctx: RequestContext): TwoFactorContext | null {
     issuer: issuer || new URL(ctx.origin).hostname,
     ...(options.recoveryCodes ? { recoveryCodes: options.recoveryCodes } : {}),
   };
-}
-
-function wantsJson(ctx: RequestContext): boolean {
-  return (ctx.request.headers.get("accept") ?? "").includes("application/json");
 }
 
 const pagePath = (ctx: RequestContext): string => `${ctx.baseUrl}/two-factor`;

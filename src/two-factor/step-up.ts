@@ -23,7 +23,7 @@ import { html } from "../pages/html.js";
 import { renderDocument } from "../pages/layout.js";
 import { renderTwoFactorChallengePage } from "../pages/two-factor-challenge.js";
 import { requestedCallbackUrl, resolveRedirectUrl } from "../redirect.js";
-import type { RequestContext } from "../request-context.js";
+import { type RequestContext, wantsJson } from "../request-context.js";
 import type { ResponsePlan } from "../response.js";
 import { clearLegacySessionCookie, encodeSessionCookies, legacySessionOf } from "../session/jwt-session.js";
 import { touchJwtSession } from "../session/registry.js";
@@ -43,10 +43,6 @@ const MESSAGES: Record<string, string> = {
 };
 
 const NO_FACTOR = "This needs a second factor, and your account has none yet. Add an authenticator app, then come back.";
-
-function wantsJson(ctx: RequestContext): boolean {
-  return (ctx.request.headers.get("accept") ?? "").includes("application/json");
-}
 
 /** Where the person goes once the factor is proved: the asked `callbackUrl` as the `redirect` callback judges it. */
 function callbackUrlOf(rt: Runtime, ctx: RequestContext): Promise<string> {
