@@ -39,7 +39,8 @@ function completionOf(rt: Runtime): typeof signInCompletionMachine {
   return bound(rt, bindSignInCompletion);
 }
 
-const MESSAGES: Record<string, string> = {
+/** What the page says for each refusal named in `?error=` (shared with the step-up page). */
+export const CHALLENGE_MESSAGES: Record<string, string> = {
   InvalidCode: "That code did not work. Check your authenticator app and try again.",
   InvalidPasskey: "That passkey could not be used. Try again, or use a code.",
   RateLimited: "Too many attempts. Wait a few minutes, then try again.",
@@ -51,7 +52,7 @@ export async function showChallenge(rt: Runtime, ctx: RequestContext): Promise<R
   if (!pending) return { redirect: `${ctx.baseUrl}/signin?error=Verification` };
   if (pending.enrollSecret) return showEnrollment(rt, ctx, pending);
   const csrf = await resolveCsrf(ctx.jar, ctx.cookies.csrfToken, rt.secrets);
-  const error = MESSAGES[ctx.query.get("error") ?? ""];
+  const error = CHALLENGE_MESSAGES[ctx.query.get("error") ?? ""];
   const page = renderTwoFactorChallengePage({
     theme: rt.theme,
     csrfToken: csrf.token,

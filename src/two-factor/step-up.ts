@@ -28,7 +28,7 @@ import type { ResponsePlan } from "../response.js";
 import { clearLegacySessionCookie, encodeSessionCookies, legacySessionOf } from "../session/jwt-session.js";
 import { touchJwtSession } from "../session/registry.js";
 import type { AdapterSession } from "../types.js";
-import { clearAttempts, withinLimits } from "./challenge.js";
+import { CHALLENGE_MESSAGES, clearAttempts, withinLimits } from "./challenge.js";
 import { useRecoveryCode, useTotpCode, type CodeContext } from "./codes.js";
 import { hasSecondFactor } from "./enrollment.js";
 import { recentSecondFactor } from "./recent.js";
@@ -37,10 +37,8 @@ import type { SecondFactorType } from "./types.js";
 import { STEP_UP_PATH, stepUpPageUrl } from "./step-up-url.js";
 
 
-const MESSAGES: Record<string, string> = {
-  InvalidCode: "That code did not work. Check your authenticator app and try again.",
-  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
-};
+/** The challenge's words for the refusals a step-up can meet (it takes no passkey). */
+const MESSAGES: Record<string, string> = { InvalidCode: CHALLENGE_MESSAGES.InvalidCode!, RateLimited: CHALLENGE_MESSAGES.RateLimited! };
 
 const NO_FACTOR = "This needs a second factor, and your account has none yet. Add an authenticator app, then come back.";
 
